@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach/attach.c - put zcache in front of the kernel's swap cache hooks
+ *
+ * The swap core only ever calls zswap.  zcache takes zswap's place the way
+ * livepatch replaces a function: an ftrace_ops with IPMODIFY on each zswap
+ * data-path function, whose handler does nothing but move the instruction
+ * pointer to zcache's function of the same signature.  zswap's swapon and
+ * swapoff functions are only observed (no IPMODIFY) so that zswap keeps
+ * its own per-type state and works again once zcache is gone.
+ *
+ * Pages zswap already held when zcache attached stay zswap's: the load and
+ * invalidate handlers redirect only offsets that zcache holds, every other
+ * call runs zswap's own code.  No original function is ever called through
+ * a pointer (IBT seals them).
+ *
+ * Detaching is safe against callers in flight: every redirected function
+ * runs inside an SRCU read section, and zcache_detach() waits for
+ * RCU-tasks (a task preempted between the ftrace trampoline and our first
+ * instruction), then for SRCU (a task inside zcache), then for RCU-tasks
+ * again (a task between srcu_read_unlock() and its return).
+ *
+ * This file and compat.h are the only places that know kernel versions.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/srcu.h>
+#include <linux/swap.h>
+#include <linux/swapops.h>
+
+#include "compat.h"
+#include "../zcache.h"
+
+/*********************************
+* hook descriptions
+**********************************/
+/**
+ * struct zcache_hook - one zswap function zcache redirects or observes
+ * @name:	the zswap function, as in available_filter_functions
+ * @target:	zcache's function of the same signature, or NULL to observe
+ * @owns:	for a redirect: true if zcache holds what this call is about;
+ *		NULL redirects every call
+ * @observe:	for an observer: called before the zswap function runs
+ * @ops:	the ftrace_ops registered for @name
+ * @registered:	@ops is registered with ftrace
+ */
+struct zcache_hook {
+	const char *name;
+	void *target;
+	bool (*owns)(struct pt_regs *regs);
+	void (*observe)(struct pt_regs *regs);
+	struct ftrace_ops ops;
+	bool registered;
+};
+
+DEFINE_STATIC_SRCU(zcache_attach_srcu);
+
+/*********************************
+* redirected functions
+**********************************/
+#if ZCACHE_ATTACH_FRONTSWAP
+/*
+ * Linux up to 6.4: mm/frontswap.c calls zswap_frontswap_*() through the
+ * frontswap_ops zswap registered at boot.  frontswap keeps a bitmap of the
+ * offsets its backend holds, calls load and invalidate_page only for set
+ * bits, and invalidates a duplicate before storing over it.
+ */
+static int zcache_frontswap_store(unsigned int type, pgoff_t offset,
+				  struct page *page)
+{
+	int idx, ret;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	ret = zcache_store(type, offset, page);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return ret;
+}
+
+static int zcache_frontswap_load(unsigned int type, pgoff_t offset,
+				 struct page *page)
+{
+	int idx, ret;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	ret = zcache_load(type, offset, page, false);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return ret;
+}
+
+static void zcache_frontswap_invalidate_page(unsigned int type,
+					     pgoff_t offset)
+{
+	int idx;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	zcache_invalidate(type, offset);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+}
+
+/* (type, offset) are the first two arguments of load and invalidate_page */
+static bool zcache_owns_type_offset(struct pt_regs *regs)
+{
+	return zcache_holds(regs_get_kernel_argument(regs, 0),
+			    regs_get_kernel_argument(regs, 1));
+}
+
+static void zcache_observe_swapon(struct pt_regs *regs)
+{
+	zcache_swapon(regs_get_kernel_argument(regs, 0));
+}
+
+static void zcache_observe_swapoff(struct pt_regs *regs)
+{
+	zcache_swapoff(regs_get_kernel_argument(regs, 0));
+}
+
+/*
+ * Registration order: observers first, then the delegating redirects,
+ * the store redirect last, so that nothing can be stored before every
+ * path that frees it is in place.  Unregistration runs backwards.
+ */
+static struct zcache_hook zcache_hooks[] = {
+	{ .name = "zswap_frontswap_init", .observe = zcache_observe_swapon },
+	{ .name = "zswap_frontswap_invalidate_area",
+	  .observe = zcache_observe_swapoff },
+	{ .name = "zswap_frontswap_invalidate_page",
+	  .target = zcache_frontswap_invalidate_page,
+	  .owns = zcache_owns_type_offset },
+	{ .name = "zswap_frontswap_load", .target = zcache_frontswap_load,
+	  .owns = zcache_owns_type_offset },
+	{ .name = "zswap_frontswap_store", .target = zcache_frontswap_store },
+};
+
+static const char zcache_method[] = "ftrace redirect of zswap_frontswap_*";
+#else
+#error "this kernel has no frontswap: its attach method is not written yet"
+#endif
+
+/*********************************
+* ftrace handlers
+**********************************/
+static void notrace zcache_redirect_handler(unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_ops *ops,
+					    struct ftrace_regs *fregs)
+{
+	struct zcache_hook *hook = container_of(ops, struct zcache_hook, ops);
+
+	if (hook->owns && !hook->owns(ftrace_get_regs(fregs)))
+		return;
+	zcache_set_ip(fregs, (unsigned long)hook->target);
+}
+
+static void notrace zcache_observe_handler(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *ops,
+					   struct ftrace_regs *fregs)
+{
+	struct zcache_hook *hook = container_of(ops, struct zcache_hook, ops);
+
+	hook->observe(ftrace_get_regs(fregs));
+}
+
+/*********************************
+* attach and detach
+**********************************/
+static int zcache_hook_register(struct zcache_hook *hook)
+{
+	int ret;
+
+	hook->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION |
+			  FTRACE_OPS_FL_PERMANENT;
+	if (hook->target) {
+		hook->ops.func = zcache_redirect_handler;
+		hook->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
+	} else {
+		hook->ops.func = zcache_observe_handler;
+	}
+
+	ret = ftrace_set_filter(&hook->ops, (unsigned char *)hook->name,
+				strlen(hook->name), 1);
+	if (ret) {
+		pr_err("cannot attach: %s is not a traceable function of this kernel (%d)\n",
+		       hook->name, ret);
+		return ret;
+	}
+
+	ret = register_ftrace_function(&hook->ops);
+	if (ret) {
+		if (ret == -EBUSY && hook->target)
+			pr_err("cannot attach: %s is already modified by another ftrace user (a livepatch?) or ftrace is disabled (%d)\n",
+			       hook->name, ret);
+		else
+			pr_err("cannot attach: registering ftrace on %s failed (%d)\n",
+			       hook->name, ret);
+		ftrace_free_filter(&hook->ops);
+		return ret;
+	}
+	hook->registered = true;
+	return 0;
+}
+
+static void zcache_hook_unregister(struct zcache_hook *hook)
+{
+	if (!hook->registered)
+		return;
+	WARN_ON_ONCE(unregister_ftrace_function(&hook->ops));
+	ftrace_free_filter(&hook->ops);
+	hook->registered = false;
+}
+
+static void zcache_wait_for_callers(void)
+{
+	synchronize_rcu_tasks();
+	synchronize_srcu(&zcache_attach_srcu);
+	synchronize_rcu_tasks();
+}
+
+/**
+ * zcache_attach() - redirect the kernel's swap cache hooks to zcache
+ *
+ * Either every hook is in place, or none is and a message names what the
+ * kernel is missing.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 on success, a negative errno otherwise.
+ */
+int zcache_attach(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(zcache_hooks); i++) {
+		ret = zcache_hook_register(&zcache_hooks[i]);
+		if (ret)
+			goto unregister_hooks;
+	}
+	return 0;
+
+unregister_hooks:
+	while (--i >= 0)
+		zcache_hook_unregister(&zcache_hooks[i]);
+	zcache_wait_for_callers();
+	return ret;
+}
+
+/**
+ * zcache_detach() - give the swap cache hooks back to zswap
+ *
+ * On return no task runs or will run zcache code reached through a hook.
+ *
+ * Context: process context, may sleep.
+ */
+void zcache_detach(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(zcache_hooks) - 1; i >= 0; i--)
+		zcache_hook_unregister(&zcache_hooks[i]);
+	zcache_wait_for_callers();
+}
+
+/**
+ * zcache_attach_method() - how zcache attaches to this kernel, for humans
+ *
+ * Context: any.
+ * Return: a constant string.
+ */
+const char *zcache_attach_method(void)
+{
+	return zcache_method;
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compress/zcomp.c - per-CPU compression contexts over the crypto API
+ *
+ * One struct zcomp_cpu per possible CPU holds a mutex, a scratch buffer of
+ * two pages and one acomp transform per algorithm that has been selected.
+ * A caller takes its CPU's context with zcomp_cpu_get(), which may sleep,
+ * and then compresses into the scratch buffer or copies a stored object
+ * into it and decompresses from there.  The mutex, not preemption, keeps
+ * the context private, so the acomp drivers may sleep and the code is the
+ * same on PREEMPT_RT.
+ *
+ * Lock order: zcomp_prepare_lock > zcomp_cpu.lock > (allocator locks).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <crypto/acompress.h>
+#include <linux/cpumask.h>
+#include <linux/crypto.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "zcomp.h"
+
+/*********************************
+* data structures
+**********************************/
+/**
+ * struct zcomp_alg - one algorithm's transform and request on one CPU
+ * @tfm:	the acomp transform
+ * @req:	its request, reused for every call
+ */
+struct zcomp_alg {
+	struct crypto_acomp *tfm;
+	struct acomp_req *req;
+};
+
+/**
+ * struct zcomp_cpu - one CPU's compression context
+ * @lock:	serialises users of this context; they may sleep
+ * @wait:	completion for asynchronous acomp drivers
+ * @buffer:	scratch, 2 * PAGE_SIZE: compressors may overrun one page
+ * @alg:	per algorithm id; NULL until the algorithm is prepared
+ */
+struct zcomp_cpu {
+	struct mutex lock;
+	struct crypto_wait wait;
+	u8 *buffer;
+	struct zcomp_alg alg[ZCOMP_MAX_ALGS];
+};
+
+/*
+ * The algorithms zcache knows, by id.  The id is stored in every object:
+ * never reorder this table, only append.
+ */
+static const char * const zcomp_names[ZCOMP_MAX_ALGS] = {
+	"lzo", "lzo-rle", "lz4", "lz4hc", "zstd", "deflate", "842",
+};
+
+static struct zcomp_cpu __percpu *zcomp_cpus;
+static DEFINE_MUTEX(zcomp_prepare_lock);
+static unsigned long zcomp_prepared;	/* bitmap of ids, read locklessly */
+
+/*********************************
+* algorithms
+**********************************/
+/**
+ * zcomp_lookup() - the id of a known algorithm
+ * @name: algorithm name, e.g. "lz4"
+ *
+ * Context: any.
+ * Return: the id, or -EINVAL if zcache does not know the name.
+ */
+int zcomp_lookup(const char *name)
+{
+	int id;
+
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (zcomp_names[id] && !strcmp(zcomp_names[id], name))
+			return id;
+	return -EINVAL;
+}
+
+/**
+ * zcomp_name() - the name of an algorithm id
+ * @id: a valid id
+ *
+ * Context: any.
+ * Return: the name, or "?" for an id zcache does not know.
+ */
+const char *zcomp_name(int id)
+{
+	if (id < 0 || id >= ZCOMP_MAX_ALGS || !zcomp_names[id])
+		return "?";
+	return zcomp_names[id];
+}
+
+/**
+ * zcomp_available() - whether the kernel offers an algorithm
+ * @id: a valid id
+ *
+ * May load the algorithm's module through the crypto API.
+ *
+ * Context: process context, may sleep.
+ * Return: true if an acomp (or scomp) implementation exists.
+ */
+bool zcomp_available(int id)
+{
+	return crypto_has_acomp(zcomp_name(id), 0, 0);
+}
+
+/**
+ * zcomp_ready() - whether an algorithm's contexts exist on every CPU
+ * @id: a valid id
+ *
+ * Context: any.
+ * Return: true once zcomp_prepare(@id) has succeeded.
+ */
+bool zcomp_ready(int id)
+{
+	return test_bit(id, &zcomp_prepared);
+}
+
+static void zcomp_alg_free(struct zcomp_alg *alg)
+{
+	if (alg->req)
+		acomp_request_free(alg->req);
+	if (alg->tfm)
+		crypto_free_acomp(alg->tfm);
+	alg->req = NULL;
+	alg->tfm = NULL;
+}
+
+static int zcomp_alg_alloc(struct zcomp_cpu *zc, int id, int cpu)
+{
+	struct zcomp_alg *alg = &zc->alg[id];
+	struct crypto_acomp *tfm;
+	struct acomp_req *req;
+
+	tfm = crypto_alloc_acomp_node(zcomp_names[id], 0, 0, cpu_to_node(cpu));
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+
+	req = acomp_request_alloc(tfm);
+	if (!req) {
+		crypto_free_acomp(tfm);
+		return -ENOMEM;
+	}
+	acomp_request_set_callback(req, CRYPTO_TFM_REQ_MAY_BACKLOG,
+				   crypto_req_done, &zc->wait);
+
+	mutex_lock(&zc->lock);
+	alg->tfm = tfm;
+	alg->req = req;
+	mutex_unlock(&zc->lock);
+	return 0;
+}
+
+/**
+ * zcomp_prepare() - create an algorithm's contexts on every CPU
+ * @id: a valid id
+ *
+ * Idempotent.  On failure nothing of the algorithm is left allocated.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or a negative errno from the crypto API.
+ */
+int zcomp_prepare(int id)
+{
+	int cpu, ret = 0;
+
+	if (id < 0 || id >= ZCOMP_MAX_ALGS || !zcomp_names[id])
+		return -EINVAL;
+
+	mutex_lock(&zcomp_prepare_lock);
+	if (zcomp_ready(id))
+		goto unlock;
+
+	for_each_possible_cpu(cpu) {
+		ret = zcomp_alg_alloc(per_cpu_ptr(zcomp_cpus, cpu), id, cpu);
+		if (ret) {
+			pr_err("cannot allocate %s for CPU %d (%d)\n",
+			       zcomp_names[id], cpu, ret);
+			goto free_allocated;
+		}
+	}
+	/* Publish only after every CPU has its transform. */
+	smp_mb__before_atomic();
+	set_bit(id, &zcomp_prepared);
+	goto unlock;
+
+free_allocated:
+	for_each_possible_cpu(cpu)
+		zcomp_alg_free(&per_cpu_ptr(zcomp_cpus, cpu)->alg[id]);
+unlock:
+	mutex_unlock(&zcomp_prepare_lock);
+	return ret;
+}
+
+/*********************************
+* per-CPU contexts
+**********************************/
+/**
+ * zcomp_cpu_get() - take the current CPU's compression context
+ *
+ * The task may migrate afterwards; the context stays its own until
+ * zcomp_cpu_put().
+ *
+ * Context: process context, may sleep.
+ * Return: the context, locked.
+ */
+struct zcomp_cpu *zcomp_cpu_get(void)
+{
+	struct zcomp_cpu *zc = raw_cpu_ptr(zcomp_cpus);
+
+	mutex_lock(&zc->lock);
+	return zc;
+}
+
+/**
+ * zcomp_cpu_put() - release a context taken with zcomp_cpu_get()
+ * @zc: the context
+ *
+ * Context: process context.
+ */
+void zcomp_cpu_put(struct zcomp_cpu *zc)
+{
+	mutex_unlock(&zc->lock);
+}
+
+/**
+ * zcomp_cpu_buffer() - the scratch buffer of a context
+ * @zc: a context taken with zcomp_cpu_get()
+ *
+ * Context: the caller holds @zc.
+ * Return: 2 * PAGE_SIZE bytes.
+ */
+u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc)
+{
+	return zc->buffer;
+}
+
+/**
+ * zcomp_compress() - compress a page into the context's buffer
+ * @zc:   a context taken with zcomp_cpu_get()
+ * @id:   a prepared algorithm
+ * @page: the page to compress
+ * @dlen: out: the compressed length
+ *
+ * Context: the caller holds @zc; may sleep.
+ * Return: 0, or a negative errno from the algorithm.
+ */
+int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
+		   unsigned int *dlen)
+{
+	struct acomp_req *req = zc->alg[id].req;
+	struct scatterlist input, output;
+	int ret;
+
+	sg_init_table(&input, 1);
+	sg_set_page(&input, page, PAGE_SIZE, 0);
+	sg_init_one(&output, zc->buffer, PAGE_SIZE * 2);
+	acomp_request_set_params(req, &input, &output, PAGE_SIZE,
+				 PAGE_SIZE * 2);
+	crypto_init_wait(&zc->wait);
+	ret = crypto_wait_req(crypto_acomp_compress(req), &zc->wait);
+	*dlen = req->dlen;
+	return ret;
+}
+
+/**
+ * zcomp_decompress() - decompress into a page
+ * @zc:   a context taken with zcomp_cpu_get()
+ * @id:   the prepared algorithm the data was compressed with
+ * @src:  the compressed data, not in an atomic mapping
+ * @slen: its length
+ * @page: the page to fill
+ *
+ * Context: the caller holds @zc; may sleep.
+ * Return: 0 if exactly one page came out, a negative errno otherwise.
+ */
+int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
+		     unsigned int slen, struct page *page)
+{
+	struct acomp_req *req = zc->alg[id].req;
+	struct scatterlist input, output;
+	int ret;
+
+	sg_init_one(&input, src, slen);
+	sg_init_table(&output, 1);
+	sg_set_page(&output, page, PAGE_SIZE, 0);
+	acomp_request_set_params(req, &input, &output, slen, PAGE_SIZE);
+	crypto_init_wait(&zc->wait);
+	ret = crypto_wait_req(crypto_acomp_decompress(req), &zc->wait);
+	if (!ret && req->dlen != PAGE_SIZE)
+		ret = -EIO;
+	return ret;
+}
+
+/*********************************
+* init and exit
+**********************************/
+/**
+ * zcomp_init() - allocate every CPU's context, without algorithms
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int zcomp_init(void)
+{
+	int cpu;
+
+	zcomp_cpus = alloc_percpu(struct zcomp_cpu);
+	if (!zcomp_cpus)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
+
+		mutex_init(&zc->lock);
+		crypto_init_wait(&zc->wait);
+		zc->buffer = kmalloc_node(PAGE_SIZE * 2, GFP_KERNEL,
+					  cpu_to_node(cpu));
+		if (!zc->buffer)
+			goto free_buffers;
+	}
+	return 0;
+
+free_buffers:
+	for_each_possible_cpu(cpu)
+		kfree(per_cpu_ptr(zcomp_cpus, cpu)->buffer);
+	free_percpu(zcomp_cpus);
+	zcomp_cpus = NULL;
+	return -ENOMEM;
+}
+
+/**
+ * zcomp_exit() - free every context and every prepared algorithm
+ *
+ * Context: process context, no user of any context left.
+ */
+void zcomp_exit(void)
+{
+	int cpu, id;
+
+	for_each_possible_cpu(cpu) {
+		struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
+
+		for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+			zcomp_alg_free(&zc->alg[id]);
+		kfree(zc->buffer);
+	}
+	free_percpu(zcomp_cpus);
+	zcomp_cpus = NULL;
+	zcomp_prepared = 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compress/zcomp.h - zcache's narrow interface to the crypto API
+ *
+ * Algorithms are known by a small id that fits in the object header, so
+ * every stored object says how it was compressed.  An algorithm's per-CPU
+ * contexts are created the first time it is selected and live until the
+ * module is unloaded; entries compressed with it can always be read back.
+ */
+#ifndef _ZCACHE_ZCOMP_H
+#define _ZCACHE_ZCOMP_H
+
+#include <linux/types.h>
+
+struct page;
+struct zcomp_cpu;
+
+/* Ids must fit in ZCACHE_HDR_COMP (3 bits) */
+#define ZCOMP_MAX_ALGS	8
+#define ZCOMP_NAME_MAX	16
+
+int zcomp_init(void);
+void zcomp_exit(void);
+
+int zcomp_lookup(const char *name);
+const char *zcomp_name(int id);
+bool zcomp_available(int id);
+int zcomp_prepare(int id);
+bool zcomp_ready(int id);
+
+struct zcomp_cpu *zcomp_cpu_get(void);
+void zcomp_cpu_put(struct zcomp_cpu *zc);
+u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc);
+int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
+		   unsigned int *dlen);
+int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
+		     unsigned int slen, struct page *page);
+
+#endif /* _ZCACHE_ZCOMP_H */

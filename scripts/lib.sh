@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# scripts/lib.sh - shared by the zcache scripts; source it, don't run it.
+#
+# ZCACHE_CACHE (default /var/tmp/zcache-cache) holds downloads, extracted
+# kernels and built objects, outside the repository.  Everything in it can
+# be rebuilt from Debian's archive.
+
+ZCACHE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ZCACHE_CACHE=${ZCACHE_CACHE:-/var/tmp/zcache-cache}
+mkdir -p "$ZCACHE_CACHE"
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# apt's lists are needed to resolve packages; fetch them once if absent.
+apt_ready() {
+	if [ -z "$(apt-cache search --names-only '^linux-source-6\.1$' 2>/dev/null)" ]; then
+		log "apt-get update"
+		apt-get update -qq >&2 || die "apt-get update failed"
+	fi
+}
+
+# Install the Debian packages that provide the given commands/files.
+# usage: need_pkgs "cmd-or-path:package" ...
+need_pkgs() {
+	local spec what pkg missing=()
+	for spec in "$@"; do
+		what=${spec%%:*} pkg=${spec#*:}
+		if [ "${what#/}" != "$what" ]; then
+			[ -e "$what" ] && continue
+		else
+			command -v "$what" >/dev/null 2>&1 && continue
+		fi
+		missing+=("$pkg")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	apt_ready
+	log "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >&2 ||
+		die "cannot install ${missing[*]}"
+}
+
+need_host_tools() {
+	need_pkgs qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static \
+		cpio:cpio depmod:kmod gcc:gcc make:make \
+		/usr/lib/x86_64-linux-gnu/libc.a:libc6-dev xz:xz-utils \
+		/usr/include/gelf.h:libelf-dev bc:bc
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/mkinitramfs.sh ENVFILE BUILDDIR OUT - the test VM's initramfs
+#
+# busybox, the guest init and test scripts, the kernel modules the guest
+# needs (virtio disk, zsmalloc, compressors) in load order, zcache's
+# modules from BUILDDIR, the static swaptest and a corpus of real text and
+# binaries from this machine.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+envfile=${1:?envfile} build=${2:?builddir} out=${3:?output}
+. "$envfile"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,modules,zcache,tests,corpus}
+cp /bin/busybox "$stage/bin/busybox"
+install -m 0755 "$ZCACHE_TOP/tests/guest/init" "$stage/init"
+cp "$ZCACHE_TOP"/tests/guest/*.sh "$stage/tests/"
+cp "$build/swaptest" "$stage/bin/swaptest"
+cp "$build"/*.ko "$stage/zcache/"
+
+# Modules, dependencies first, in the order modprobe would load them.
+# The disk and zsmalloc are required; compressors the kernel lacks are left
+# out (the guest tests every compressor the kernel offers).
+required="virtio_pci virtio_blk zsmalloc"
+optional="lzo lzo-rle lz4 lz4hc zstd deflate 842"
+for m in $required; do
+	modprobe -d "$MODROOT" -S "$KVER" --show-depends "$m" >/dev/null ||
+		die "kernel $KVER has no module $m"
+done
+: > "$stage/modules/order"
+for m in $required $optional; do
+	modprobe -d "$MODROOT" -S "$KVER" --show-depends "$m" 2>/dev/null || true
+done | awk '$1 == "insmod" {print $2}' | awk '!seen[$0]++' |
+while read -r ko; do
+	name=$(basename "$ko")
+	case $name in
+	*.ko.xz)  xz -dc "$ko" > "$stage/modules/${name%.xz}"; name=${name%.xz} ;;
+	*.ko.zst) zstd -qdc "$ko" > "$stage/modules/${name%.zst}"; name=${name%.zst} ;;
+	*)        cp "$ko" "$stage/modules/$name" ;;
+	esac
+	echo "$name" >> "$stage/modules/order"
+done
+
+# Corpus: real text and real binaries, 4 MiB each.
+find /usr/share/perl /usr/share/perl5 /usr/share/common-licenses \
+	/usr/share/doc /usr/include -type f \( -name '*.pm' -o -name '*.h' \
+	-o -name 'copyright' -o -name 'GPL*' \) 2>/dev/null | sort |
+	xargs cat 2>/dev/null | head -c 4194304 > "$stage/corpus/text" || true
+find /usr/bin /usr/lib/x86_64-linux-gnu -maxdepth 1 -type f -size +64k \
+	2>/dev/null | sort | xargs cat 2>/dev/null |
+	head -c 4194304 > "$stage/corpus/bin" || true
+for f in text bin; do
+	[ "$(stat -c %s "$stage/corpus/$f")" -ge 1048576 ] ||
+		die "corpus $f too small: this machine lacks files to build it"
+done
+
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/vm-run.sh ENVFILE INITRAMFS LOG GROUP [DISKS] [MEM] [EXTRA_CMDLINE]
+#
+# Boot the test VM under TCG and run one guest scenario group.  DISKS
+# sparse swap disks of 1 GiB each are attached as /dev/vda, /dev/vdb, ...
+# The serial console goes to LOG.  Returns qemu's status; a guest that
+# does not power off within ZCACHE_VM_TIMEOUT seconds (default 900) is
+# killed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+envfile=${1:?envfile} initrd=${2:?initramfs} logfile=${3:?log}
+group=${4:?group} ndisks=${5:-1} mem=${6:-256} extra=${7:-}
+. "$envfile"
+
+work=$(mktemp -d "$ZCACHE_CACHE/vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+drives=()
+for i in $(seq 1 "$ndisks"); do
+	truncate -s 1G "$work/swap$i.img"
+	drives+=(-drive "file=$work/swap$i.img,if=virtio,format=raw,cache=writeback")
+done
+
+timeout --foreground -k 10 "${ZCACHE_VM_TIMEOUT:-900}" \
+	qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m "$mem" \
+	-nographic -no-reboot -nodefaults -serial stdio \
+	-kernel "$VMLINUZ" -initrd "$initrd" "${drives[@]}" \
+	-append "console=ttyS0 loglevel=4 panic=-1 pci=noacpi zctest=$group $extra" \
+	< /dev/null > "$logfile" 2>&1

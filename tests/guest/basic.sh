@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "basic": load, self-test, every workload verified byte for byte,
+# the stats moving as they should, swapoff draining, rmmod unhooking.
+
+MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+WS_MB=$(( MEM_MB * 3 / 2 ))
+
+check "basic: insmod zcache" load_zcache
+check "basic: debugfs has every stat" sh -c '
+	for f in stored_pages zero_pages pool_total_size stores loads invalidates \
+		duplicate_entry pool_limit_hit reject_compress_poor \
+		reject_compress_fail reject_alloc_fail reject_disabled \
+		decompress_fail; do
+		[ -r /sys/kernel/debug/zcache/$f ] || { echo "    missing $f"; exit 1; }
+	done'
+check "basic: zswap data path redirected" sh -c \
+	'grep -q "^zswap_frontswap_store.*->" /sys/kernel/tracing/enabled_functions ||
+	 grep -q "^zswap_frontswap_store" /sys/kernel/tracing/enabled_functions'
+
+if insmod /zcache/test_zcache.ko; then
+	pass "basic: in-kernel self-test"
+	rmmod test_zcache
+else
+	fail "basic: in-kernel self-test" "test_zcache refused to load"
+fi
+dmesg | grep -E 'test_zcache|^\s*(ok|not ok) ' | sed 's/^/    /'
+
+swap_on /dev/vda
+
+# Mixed real text/binary content with 10% zero pages.
+at_checkpoint() {
+	stats_line
+	S=$(stat_ stored_pages) Z=$(stat_ zero_pages) P=$(stat_ pool_total_size)
+	check "basic: mixed stores pages under pressure" gt "$S" 1000
+	check "basic: mixed counts zero pages" gt "$Z" $(( S / 50 ))
+	check "basic: mixed pool smaller than its pages" \
+		lt "$P" $(( (S - Z) * 4096 ))
+	info "ratio mixed lz4 $(( (S - Z) * 4096 * 100 / (P + 1) ))/100"
+}
+run_checkpointed "basic: mixed ${WS_MB}M verified" mixed -m $WS_MB -s 11
+check "basic: mixed loads from zcache" gt "$(stat_ loads)" 1000
+
+# Mostly zero pages: stored as sentinels.
+at_checkpoint() {
+	stats_line
+	S=$(stat_ stored_pages) Z=$(stat_ zero_pages)
+	check "basic: zero-heavy stores zero pages as sentinels" \
+		gt "$Z" $(( S * 8 / 10 ))
+}
+run_checkpointed "basic: zero-heavy ${WS_MB}M verified" zero -m $WS_MB -s 12
+
+# Incompressible: rejected early, goes to disk, still verifies.
+at_checkpoint() {
+	stats_line
+	check "basic: incompressible pages rejected" \
+		gt "$(stat_ reject_compress_poor)" 5000
+}
+poor_before=$(stat_ reject_compress_poor)
+run_checkpointed "basic: incompressible ${WS_MB}M verified" random -m $WS_MB -s 13
+
+run_plain "basic: 2 threads random access verified" \
+	threads -m $WS_MB -t 2 -o 30000 -s 14
+run_plain "basic: 4 threads random access verified" \
+	threads -m $WS_MB -t 4 -o 20000 -s 15
+run_plain "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
+
+# Every page MADV_PAGEOUT pushes out reaches zcache: stored or rejected.
+at_checkpoint() {
+	stats_line
+	seen=$(( $(stat_ stores) + $(stat_ reject_compress_poor) - seen_before ))
+	check "basic: MADV_PAGEOUT pages all reach zcache ($seen of 8192)" \
+		ge "$seen" $(( 8192 * 95 / 100 ))
+}
+seen_before=$(( $(stat_ stores) + $(stat_ reject_compress_poor) ))
+run_checkpointed "basic: MADV_PAGEOUT verified" pageout -m 32 -s 17
+
+stats_line
+check "basic: no decompression failures" eq "$(stat_ decompress_fail)" 0
+swapoff /dev/vda
+stats_line
+check "basic: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
+check "basic: swapoff drains zero_pages" eq "$(stat_ zero_pages)" 0
+check "basic: swapoff empties the pool" eq "$(stat_ pool_total_size)" 0
+
+check "basic: rmmod zcache" rmmod zcache
+check "basic: nothing left hooked after rmmod" sh -c '! grep -q "^zswap_" /sys/kernel/tracing/enabled_functions'
+check "basic: module gone" sh -c '! [ -d /sys/module/zcache ]'

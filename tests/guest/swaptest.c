@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swaptest - swap workloads for the zcache test VM, verified byte for byte
+ *
+ * Every page gets content that is a pure function of (seed, page index,
+ * version), so a read-back can be checked against a freshly generated
+ * copy.  Each non-zero page starts with its index and version, so a page
+ * returned for the wrong slot is caught even if its kind matches.
+ *
+ * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
+ *                      [-c CORPUSDIR] [-C CHECKPOINTDIR]
+ * MODE: mixed | zero | random | threads | fork | pageout
+ *
+ * -C DIR: after filling, create DIR/filled and wait for DIR/go before
+ * verifying, so the caller can look at the cache while it holds the pages.
+ * Exit status: 0 if every page verified, 1 on a mismatch, 2 on an error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define PAGE 4096UL
+
+enum kind { K_ZERO, K_TEXT, K_BIN, K_STRUCT, K_RAND };
+
+static unsigned long npages;
+static uint64_t seed = 1;
+static unsigned char *text, *bin;
+static size_t text_len, bin_len;
+static int pct_zero = 10, pct_text = 30, pct_bin = 25, pct_struct = 20;
+static const char *checkpoint;
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static enum kind page_kind(unsigned long idx, unsigned int version)
+{
+	unsigned int r = mix64(seed ^ (idx * 0x9e3779b97f4a7c15ULL)) % 100;
+
+	if (r < (unsigned int)pct_zero)
+		return version ? K_STRUCT : K_ZERO;
+	r -= pct_zero;
+	if (r < (unsigned int)pct_text)
+		return K_TEXT;
+	r -= pct_text;
+	if (r < (unsigned int)pct_bin)
+		return K_BIN;
+	r -= pct_bin;
+	if (r < (unsigned int)pct_struct)
+		return K_STRUCT;
+	return K_RAND;
+}
+
+static void gen_page(unsigned char *p, unsigned long idx, unsigned int version)
+{
+	uint64_t h = mix64(seed + idx * 31 + version * 0x100000001ULL);
+	uint64_t *q = (uint64_t *)p;
+	uint32_t *w = (uint32_t *)p;
+	unsigned long i;
+
+	switch (page_kind(idx, version)) {
+	case K_ZERO:
+		memset(p, 0, PAGE);
+		return;
+	case K_TEXT:
+		memcpy(p, text + h % (text_len - PAGE), PAGE);
+		break;
+	case K_BIN:
+		memcpy(p, bin + h % (bin_len - PAGE), PAGE);
+		break;
+	case K_STRUCT:
+		for (i = 0; i < PAGE / 4; i++)
+			w[i] = (uint32_t)(h & 0xff) + (uint32_t)(i / 8);
+		break;
+	case K_RAND:
+		for (i = 0; i < PAGE / 8; i++) {
+			h ^= h << 13;
+			h ^= h >> 7;
+			h ^= h << 17;
+			q[i] = h;
+		}
+		break;
+	}
+	q[0] = idx;
+	q[1] = version | 0xa5a5000000000000ULL;
+}
+
+static unsigned long mismatches;
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int check_page(const unsigned char *p, unsigned long idx,
+		      unsigned int version, unsigned char *scratch)
+{
+	gen_page(scratch, idx, version);
+	if (!memcmp(p, scratch, PAGE))
+		return 0;
+	pthread_mutex_lock(&report_lock);
+	if (mismatches++ < 10) {
+		unsigned long off = 0;
+
+		while (off < PAGE && p[off] == scratch[off])
+			off++;
+		fprintf(stderr,
+			"swaptest: MISMATCH page %lu version %u kind %d at byte %lu: got %02x want %02x (stamp %llx)\n",
+			idx, version, page_kind(idx, version), off, p[off],
+			scratch[off], (unsigned long long)((uint64_t *)p)[0]);
+	}
+	pthread_mutex_unlock(&report_lock);
+	return 1;
+}
+
+static unsigned char *read_corpus(const char *path, size_t *len)
+{
+	unsigned char *buf;
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) || st.st_size < (off_t)(64 * PAGE)) {
+		fprintf(stderr, "swaptest: corpus %s missing or too small\n",
+			path);
+		exit(2);
+	}
+	buf = malloc(st.st_size);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size) {
+		fprintf(stderr, "swaptest: cannot read %s\n", path);
+		exit(2);
+	}
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static unsigned char *map_region(void)
+{
+	unsigned char *r = mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (r == MAP_FAILED) {
+		perror("swaptest: mmap");
+		exit(2);
+	}
+	/* THP would swap 2 MB at a time; the tests want 4 KiB pages. */
+	madvise(r, npages * PAGE, MADV_NOHUGEPAGE);
+	return r;
+}
+
+static void fill(unsigned char *r, unsigned int version)
+{
+	unsigned long i;
+
+	for (i = 0; i < npages; i++)
+		gen_page(r + i * PAGE, i, version);
+}
+
+static unsigned long verify(unsigned char *r, const unsigned char *versions,
+			    unsigned int version)
+{
+	unsigned char scratch[PAGE];
+	unsigned long i, bad = 0;
+
+	for (i = 0; i < npages; i++)
+		bad += check_page(r + i * PAGE, i,
+				  versions ? versions[i] : version, scratch);
+	return bad;
+}
+
+static void wait_checkpoint(void)
+{
+	char path[512];
+	int fd;
+
+	if (!checkpoint)
+		return;
+	snprintf(path, sizeof(path), "%s/filled", checkpoint);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/go", checkpoint);
+	while (access(path, F_OK))
+		usleep(100000);
+}
+
+static long vm_swap_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmSwap: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* -------- threads: random read-verify-write on owned pages -------- */
+struct worker {
+	pthread_t tid;
+	unsigned int id, nthreads;
+	unsigned long ops;
+	unsigned char *region, *versions;
+	unsigned long bad;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	unsigned char scratch[PAGE];
+	uint64_t h = mix64(seed + w->id + 1);
+	unsigned long n;
+
+	for (n = 0; n < w->ops; n++) {
+		unsigned long idx;
+
+		h = mix64(h);
+		idx = (h % (npages / w->nthreads)) * w->nthreads + w->id;
+		if (idx >= npages)
+			continue;
+		w->bad += check_page(w->region + idx * PAGE, idx,
+				     w->versions[idx], scratch);
+		if (h & 0x100) {
+			w->versions[idx] = (w->versions[idx] + 1) & 0x7f;
+			if (!w->versions[idx])
+				w->versions[idx] = 1;
+			gen_page(w->region + idx * PAGE, idx, w->versions[idx]);
+		}
+	}
+	return NULL;
+}
+
+static int run_threads(unsigned int nthreads, unsigned long ops)
+{
+	unsigned char *r = map_region();
+	unsigned char *versions = calloc(npages, 1);
+	struct worker *w = calloc(nthreads, sizeof(*w));
+	unsigned long bad = 0;
+	unsigned int i;
+
+	fill(r, 0);
+	wait_checkpoint();
+	for (i = 0; i < nthreads; i++) {
+		w[i] = (struct worker){ .id = i, .nthreads = nthreads,
+					.ops = ops, .region = r,
+					.versions = versions };
+		pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
+	}
+	for (i = 0; i < nthreads; i++) {
+		pthread_join(w[i].tid, NULL);
+		bad += w[i].bad;
+	}
+	bad += verify(r, versions, 0);
+	printf("swaptest: threads=%u ops=%lu pages=%lu mismatches=%lu\n",
+	       nthreads, ops, npages, bad);
+	return bad ? 1 : 0;
+}
+
+/* -------- fork: shared copy-on-write pages that then diverge -------- */
+static int run_fork(void)
+{
+	unsigned char *r = map_region();
+	unsigned char *parent_v = calloc(npages, 1), *child_v;
+	unsigned long i, bad;
+	int status;
+	pid_t pid;
+
+	fill(r, 0);
+	pid = fork();
+	if (pid < 0) {
+		perror("swaptest: fork");
+		return 2;
+	}
+	child_v = calloc(npages, 1);
+	/* Both verify the shared pages, then write their own half. */
+	bad = verify(r, NULL, 0);
+	for (i = 0; i < npages; i++) {
+		if (pid == 0 && i % 2 == 1) {
+			child_v[i] = 2;
+			gen_page(r + i * PAGE, i, 2);
+		} else if (pid > 0 && i % 2 == 0) {
+			parent_v[i] = 1;
+			gen_page(r + i * PAGE, i, 1);
+		}
+	}
+	if (pid == 0) {
+		wait_checkpoint();
+		bad += verify(r, child_v, 0);
+		printf("swaptest: fork child pages=%lu mismatches=%lu\n",
+		       npages, bad);
+		_exit(bad ? 1 : 0);
+	}
+	bad += verify(r, parent_v, 0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "swaptest: fork child failed\n");
+		bad++;
+	}
+	printf("swaptest: fork parent pages=%lu mismatches=%lu\n", npages,
+	       bad);
+	return bad ? 1 : 0;
+}
+
+/* -------- pageout: deterministic swap-out with MADV_PAGEOUT -------- */
+static int run_pageout(void)
+{
+	unsigned char *r = map_region();
+	long before, after;
+	unsigned long bad;
+
+	fill(r, 0);
+	before = vm_swap_kb();
+	if (madvise(r, npages * PAGE, MADV_PAGEOUT)) {
+		perror("swaptest: madvise(MADV_PAGEOUT)");
+		return 2;
+	}
+	after = vm_swap_kb();
+	printf("swaptest: pageout VmSwap %ld kB -> %ld kB of %lu kB\n",
+	       before, after, npages * PAGE / 1024);
+	if (after - before < (long)(npages * PAGE / 1024) * 9 / 10) {
+		fprintf(stderr, "swaptest: MADV_PAGEOUT swapped out too little\n");
+		return 1;
+	}
+	wait_checkpoint();
+	bad = verify(r, NULL, 0);
+	printf("swaptest: pageout pages=%lu mismatches=%lu\n", npages, bad);
+	return bad ? 1 : 0;
+}
+
+static int run_fill_verify(void)
+{
+	unsigned char *r = map_region();
+	unsigned long bad;
+
+	fill(r, 0);
+	wait_checkpoint();
+	bad = verify(r, NULL, 0);
+	/* Twice: the second pass reads pages the first pushed out. */
+	bad += verify(r, NULL, 0);
+	printf("swaptest: pages=%lu mismatches=%lu\n", npages, bad);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode, *corpus = "/corpus";
+	unsigned long mb = 64, ops = 20000;
+	unsigned int nthreads = 2;
+	char path[512];
+	int opt;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR]\n");
+		return 2;
+	}
+	mode = argv[1];
+	optind = 2;
+	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:")) != -1) {
+		switch (opt) {
+		case 'm': mb = strtoul(optarg, NULL, 0); break;
+		case 't': nthreads = strtoul(optarg, NULL, 0); break;
+		case 'o': ops = strtoul(optarg, NULL, 0); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'c': corpus = optarg; break;
+		case 'C': checkpoint = optarg; break;
+		default: return 2;
+		}
+	}
+	npages = mb * 1024 * 1024 / PAGE;
+	snprintf(path, sizeof(path), "%s/text", corpus);
+	text = read_corpus(path, &text_len);
+	snprintf(path, sizeof(path), "%s/bin", corpus);
+	bin = read_corpus(path, &bin_len);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (!strcmp(mode, "mixed"))
+		return run_fill_verify();
+	if (!strcmp(mode, "zero")) {
+		pct_zero = 90;
+		pct_text = 4;
+		pct_bin = 3;
+		pct_struct = 2;
+		return run_fill_verify();
+	}
+	if (!strcmp(mode, "random")) {
+		pct_zero = pct_text = pct_bin = pct_struct = 0;
+		return run_fill_verify();
+	}
+	if (!strcmp(mode, "threads"))
+		return run_threads(nthreads, ops);
+	if (!strcmp(mode, "fork"))
+		return run_fork();
+	if (!strcmp(mode, "pageout"))
+		return run_pageout();
+	fprintf(stderr, "swaptest: unknown mode %s\n", mode);
+	return 2;
+}

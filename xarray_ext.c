@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xarray_ext.c - XArray helpers for zcache's swap offset index
+ *
+ * Loads are lockless.  Erase looks the index up locklessly first and takes
+ * the lock only if something is there, then looks again under the lock:
+ * most invalidations in a swap workload are for slots the cache never
+ * held, and those now cost one RCU walk and no lock.  Store and erase
+ * report the array's empty transitions to an occupancy callback under the
+ * lock, so a reference held while the array is non-empty is exact.
+ *
+ * Locking: xa_lock is a plain spinlock (the array is never touched from
+ * interrupts).  The occupancy callbacks and @release of xa_ext_drain() run
+ * under it and must not sleep.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/export.h>
+#include <linux/rcupdate.h>
+#include <linux/xarray.h>
+
+#include "xarray_ext.h"
+
+/**
+ * xa_ext_replace() - store an entry and hand back the one it replaced
+ * @xa:    the array
+ * @index: the index
+ * @entry: the new entry, not NULL
+ * @gfp:   allocation flags for tree nodes
+ * @occ:   occupancy callbacks, or NULL
+ * @old:   out: the replaced entry, or NULL
+ *
+ * Context: may sleep if @gfp allows; takes and releases xa_lock.
+ * Return: 0; -EBUSY if @occ->first refused; -ENOMEM if no node could be
+ * allocated.  On error nothing was stored and *@old is NULL.
+ */
+int xa_ext_replace(struct xarray *xa, unsigned long index, void *entry,
+		   gfp_t gfp, const struct xa_ext_occupancy *occ, void **old)
+{
+	XA_STATE(xas, xa, index);
+	bool took_first;
+
+	do {
+		took_first = false;
+		*old = NULL;
+		xas_lock(&xas);
+		if (occ && xa_empty(xa)) {
+			if (!occ->first(xa)) {
+				xas_unlock(&xas);
+				return -EBUSY;
+			}
+			took_first = true;
+		}
+		*old = xas_store(&xas, entry);
+		if (xas_error(&xas)) {
+			*old = NULL;
+			if (took_first)
+				occ->last(xa);
+		}
+		xas_unlock(&xas);
+	} while (xas_nomem(&xas, gfp));
+
+	return xas_error(&xas);
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_replace, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_erase() - erase an entry, taking the lock only if there is one
+ * @xa:    the array
+ * @index: the index
+ * @occ:   occupancy callbacks, or NULL
+ *
+ * Context: any that may take xa_lock; never sleeps.
+ * Return: the erased entry, or NULL if @index held none.
+ */
+void *xa_ext_erase(struct xarray *xa, unsigned long index,
+		   const struct xa_ext_occupancy *occ)
+{
+	XA_STATE(xas, xa, index);
+	void *entry;
+
+	if (!xa_load(xa, index))
+		return NULL;
+
+	xas_lock(&xas);
+	entry = xas_load(&xas);
+	if (entry) {
+		xas_store(&xas, NULL);
+		if (occ && xa_empty(xa))
+			occ->last(xa);
+	}
+	xas_unlock(&xas);
+	return entry;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_drain() - erase every entry, handing each to @release
+ * @xa:      the array
+ * @release: called for each entry, under xa_lock
+ * @arg:     passed to @release
+ * @occ:     occupancy callbacks, or NULL
+ *
+ * Context: any that may take xa_lock; never sleeps.
+ * Return: how many entries were erased.
+ */
+unsigned long xa_ext_drain(struct xarray *xa,
+			   void (*release)(void *entry, void *arg), void *arg,
+			   const struct xa_ext_occupancy *occ)
+{
+	XA_STATE(xas, xa, 0);
+	unsigned long erased = 0;
+	void *entry;
+
+	xas_lock(&xas);
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		xas_store(&xas, NULL);
+		release(entry, arg);
+		erased++;
+	}
+	if (erased && occ)
+		occ->last(xa);
+	xas_unlock(&xas);
+	return erased;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_drain, ZCACHE_INTERNAL);

@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zcache.c - a compressed cache for swap pages
+ *
+ * Pages on their way to swap are compressed into a pool in RAM instead of
+ * being written out; a fault on one of them costs a decompression instead
+ * of a disk read.  This file is the cache's policy: what is stored and
+ * where it is looked up, the pool limit, the parameters and the stats.
+ * How the swap core reaches it is the attach layer's business (attach/),
+ * how pages are compressed is compress/zcomp.c's and where compressed
+ * objects live is zpool_glue.c's.
+ *
+ * The index is one XArray per swap type, keyed by swap offset.  A slot
+ * holds either ZCACHE_ZERO_ENTRY, for a page of zeroes (no allocation, no
+ * compression), or the allocator handle of an object that starts with a
+ * 16-bit header giving the compressed length and the compressor id.  That
+ * header is all the metadata an entry has beyond its XArray slot.
+ *
+ * Lock order, outermost first:
+ *   swap core locks (si->lock, the swap cache page lock)
+ *     zcomp_cpu.lock (mutex, store and load only)
+ *       xa_lock of a tree (spinlock)
+ *         allocator locks
+ * zcache_invalidate(), zcache_swapon() and zcache_swapoff() take only
+ * xa_lock and the allocator's locks and never sleep.
+ *
+ * A tree that holds entries holds a reference on the module, so rmmod is
+ * refused while any page is stored; swapoff (or swapping the pages back
+ * in) drains them.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitfield.h>
+#include <linux/debugfs.h>
+#include <linux/highmem.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/swap.h>
+#include <linux/xarray.h>
+#include <asm/unaligned.h>
+
+#include "compress/zcomp.h"
+#include "xarray_ext.h"
+#include "zcache.h"
+#include "zpool_glue.h"
+
+/*********************************
+* module parameters
+**********************************/
+static bool zcache_enabled = true;
+static int zcache_bool_set(const char *val, const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_enabled_ops = {
+	.set = zcache_bool_set,
+	.get = param_get_bool,
+};
+module_param_cb(enabled, &zcache_enabled_ops, &zcache_enabled, 0644);
+MODULE_PARM_DESC(enabled,
+		 "Store new pages in zcache; stored pages stay readable (bool, default Y)");
+
+/* Compressor id; the default is chosen at init (lz4, else lzo). */
+static int zcache_comp_id = -1;
+static int zcache_compressor_set(const char *val,
+				 const struct kernel_param *kp);
+static int zcache_compressor_get(char *buffer, const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_compressor_ops = {
+	.set = zcache_compressor_set,
+	.get = zcache_compressor_get,
+};
+module_param_cb(compressor, &zcache_compressor_ops, &zcache_comp_id, 0644);
+MODULE_PARM_DESC(compressor,
+		 "Compressor for new pages: lzo, lzo-rle, lz4, lz4hc, zstd, deflate or 842, as the kernel offers (default lz4, else lzo)");
+
+static char zcache_allocator[16] = "zsmalloc";
+static int zcache_allocator_set(const char *val,
+				const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_allocator_ops = {
+	.set = zcache_allocator_set,
+	.get = param_get_string,
+};
+static struct kparam_string zcache_allocator_kps = {
+	.maxlen = sizeof(zcache_allocator),
+	.string = zcache_allocator,
+};
+module_param_cb(allocator, &zcache_allocator_ops, &zcache_allocator_kps,
+		0644);
+MODULE_PARM_DESC(allocator,
+		 "Allocator of compressed objects: zsmalloc (default zsmalloc; chosen at load)");
+
+static unsigned int zcache_max_pool_percent = 20;
+static int zcache_max_pool_percent_set(const char *val,
+				       const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_max_pool_percent_ops = {
+	.set = zcache_max_pool_percent_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_pool_percent, &zcache_max_pool_percent_ops,
+		&zcache_max_pool_percent, 0644);
+MODULE_PARM_DESC(max_pool_percent,
+		 "Pool size limit in percent of RAM (1-100, default 20)");
+
+static unsigned int zcache_accept_threshold_percent = 90;
+static int zcache_accept_threshold_set(const char *val,
+				       const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_accept_threshold_ops = {
+	.set = zcache_accept_threshold_set,
+	.get = param_get_uint,
+};
+module_param_cb(accept_threshold_percent, &zcache_accept_threshold_ops,
+		&zcache_accept_threshold_percent, 0644);
+MODULE_PARM_DESC(accept_threshold_percent,
+		 "After the pool was full, accept again below this percent of the limit (0-100, default 90)");
+
+static unsigned int zcache_max_compressed_percent = 75;
+static int zcache_max_compressed_set(const char *val,
+				     const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_max_compressed_ops = {
+	.set = zcache_max_compressed_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_compressed_percent, &zcache_max_compressed_ops,
+		&zcache_max_compressed_percent, 0644);
+MODULE_PARM_DESC(max_compressed_percent,
+		 "Reject a page that compresses to more than this percent of a page (10-100, default 75)");
+
+static bool zcache_zero_pages_enabled = true;
+static const struct kernel_param_ops zcache_zero_pages_ops = {
+	.set = zcache_bool_set,
+	.get = param_get_bool,
+};
+module_param_cb(zero_pages_enabled, &zcache_zero_pages_ops,
+		&zcache_zero_pages_enabled, 0644);
+MODULE_PARM_DESC(zero_pages_enabled,
+		 "Keep zero-filled pages as a sentinel, without compressing them (bool, default Y)");
+
+/*********************************
+* data structures
+**********************************/
+/* A page of zeroes: an XArray value entry, nothing allocated. */
+#define ZCACHE_ZERO_ENTRY	xa_mk_value(0)
+
+/* The header at the start of every compressed object */
+#define ZCACHE_HDR_LEN		GENMASK(12, 0)
+#define ZCACHE_HDR_COMP		GENMASK(15, 13)
+#define ZCACHE_HDR_SIZE		sizeof(u16)
+
+static struct xarray zcache_trees[MAX_SWAPFILES];
+static struct zcache_pool *zcache_pool;
+
+/* The pool hit its limit; refuse until it drops below the threshold. */
+static bool zcache_pool_reached_full;
+
+/* Parameters written before init only record; init then applies them. */
+static bool zcache_initialized;
+
+/*********************************
+* statistics
+**********************************/
+enum zcache_stat_item {
+	ZCACHE_STORED_PAGES,
+	ZCACHE_ZERO_PAGES,
+	ZCACHE_STORES,
+	ZCACHE_LOADS,
+	ZCACHE_INVALIDATES,
+	ZCACHE_DUPLICATE_ENTRY,
+	ZCACHE_POOL_LIMIT_HIT,
+	ZCACHE_REJECT_COMPRESS_POOR,
+	ZCACHE_REJECT_COMPRESS_FAIL,
+	ZCACHE_REJECT_ALLOC_FAIL,
+	ZCACHE_REJECT_DISABLED,
+	ZCACHE_DECOMPRESS_FAIL,
+	ZCACHE_NR_STATS,
+};
+
+static const char * const zcache_stat_names[ZCACHE_NR_STATS] = {
+	[ZCACHE_STORED_PAGES] = "stored_pages",
+	[ZCACHE_ZERO_PAGES] = "zero_pages",
+	[ZCACHE_STORES] = "stores",
+	[ZCACHE_LOADS] = "loads",
+	[ZCACHE_INVALIDATES] = "invalidates",
+	[ZCACHE_DUPLICATE_ENTRY] = "duplicate_entry",
+	[ZCACHE_POOL_LIMIT_HIT] = "pool_limit_hit",
+	[ZCACHE_REJECT_COMPRESS_POOR] = "reject_compress_poor",
+	[ZCACHE_REJECT_COMPRESS_FAIL] = "reject_compress_fail",
+	[ZCACHE_REJECT_ALLOC_FAIL] = "reject_alloc_fail",
+	[ZCACHE_REJECT_DISABLED] = "reject_disabled",
+	[ZCACHE_DECOMPRESS_FAIL] = "decompress_fail",
+};
+
+/*
+ * Exact per-CPU counters: a writer adds to its own CPU's slot, a reader
+ * sums every slot.  Gauges (stored and zero pages) may go negative on one
+ * CPU; their sum is exact.
+ */
+struct zcache_stats {
+	long item[ZCACHE_NR_STATS];
+};
+
+static DEFINE_PER_CPU(struct zcache_stats, zcache_stats);
+
+static inline void zcache_stat_add(enum zcache_stat_item item, long delta)
+{
+	this_cpu_add(zcache_stats.item[item], delta);
+}
+
+static inline void zcache_stat_inc(enum zcache_stat_item item)
+{
+	zcache_stat_add(item, 1);
+}
+
+static long zcache_stat_sum(enum zcache_stat_item item)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(zcache_stats.item[item], cpu));
+	return sum;
+}
+
+/*********************************
+* parameter setters
+**********************************/
+static int zcache_bool_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_bool(val, kp);
+
+	if (ret)
+		pr_err("%s: '%s' is not a boolean\n", kp->name, strim((char *)val));
+	return ret;
+}
+
+static int zcache_percent_set(const char *val, const struct kernel_param *kp,
+			      unsigned int min, unsigned int max)
+{
+	int ret = param_set_uint_minmax(val, kp, min, max);
+
+	if (ret)
+		pr_err("%s: '%s' is not a number from %u to %u\n", kp->name,
+		       strim((char *)val), min, max);
+	return ret;
+}
+
+static int zcache_max_pool_percent_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	return zcache_percent_set(val, kp, 1, 100);
+}
+
+static int zcache_accept_threshold_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	return zcache_percent_set(val, kp, 0, 100);
+}
+
+static int zcache_max_compressed_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	return zcache_percent_set(val, kp, 10, 100);
+}
+
+/* Called with kernel_param_lock held, by sysfs and by init. */
+static int zcache_compressor_set(const char *val,
+				 const struct kernel_param *kp)
+{
+	char name[ZCOMP_NAME_MAX];
+	int id, ret;
+
+	strscpy(name, val, sizeof(name));
+	id = zcomp_lookup(strim(name));
+	if (id < 0) {
+		pr_err("compressor: '%s' is not one of lzo, lzo-rle, lz4, lz4hc, zstd, deflate, 842\n",
+		       name);
+		return -EINVAL;
+	}
+	if (!zcomp_available(id)) {
+		pr_err("compressor: %s is not available in this kernel\n",
+		       name);
+		return -EINVAL;
+	}
+	if (zcache_initialized) {
+		ret = zcomp_prepare(id);
+		if (ret) {
+			pr_err("compressor: cannot set up %s (%d)\n", name, ret);
+			return ret;
+		}
+	}
+	WRITE_ONCE(zcache_comp_id, id);
+	return 0;
+}
+
+static int zcache_compressor_get(char *buffer, const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%s\n", zcomp_name(READ_ONCE(zcache_comp_id)));
+}
+
+static int zcache_allocator_set(const char *val,
+				const struct kernel_param *kp)
+{
+	char name[sizeof(zcache_allocator)];
+
+	strscpy(name, val, sizeof(name));
+	strim(name);
+	if (!zcache_pool_known(name)) {
+		pr_err("allocator: '%s' is not one of: zsmalloc\n", name);
+		return -EINVAL;
+	}
+	if (zcache_initialized &&
+	    strcmp(name, zcache_pool_allocator(zcache_pool))) {
+		pr_err("allocator: the allocator is chosen at load time\n");
+		return -EINVAL;
+	}
+	strscpy(zcache_allocator, name, sizeof(zcache_allocator));
+	return 0;
+}
+
+/*********************************
+* pool limit
+**********************************/
+static unsigned long zcache_max_pool_pages(void)
+{
+	return totalram_pages() * READ_ONCE(zcache_max_pool_percent) / 100;
+}
+
+static unsigned long zcache_accept_pool_pages(void)
+{
+	return zcache_max_pool_pages() *
+	       READ_ONCE(zcache_accept_threshold_percent) / 100;
+}
+
+/* Whether the pool is within its limit; counts every refusal. */
+static bool zcache_pool_has_room(void)
+{
+	u64 total = zcache_pool_total_pages(zcache_pool);
+
+	if (total > zcache_max_pool_pages()) {
+		WRITE_ONCE(zcache_pool_reached_full, true);
+		goto refuse;
+	}
+	if (READ_ONCE(zcache_pool_reached_full)) {
+		if (total > zcache_accept_pool_pages())
+			goto refuse;
+		WRITE_ONCE(zcache_pool_reached_full, false);
+	}
+	return true;
+
+refuse:
+	zcache_stat_inc(ZCACHE_POOL_LIMIT_HIT);
+	return false;
+}
+
+/*********************************
+* entries
+**********************************/
+static bool zcache_tree_first_entry(struct xarray *tree)
+{
+	/* Fails once rmmod has begun: the store goes to disk instead. */
+	return try_module_get(THIS_MODULE);
+}
+
+static void zcache_tree_last_entry(struct xarray *tree)
+{
+	module_put(THIS_MODULE);
+}
+
+static const struct xa_ext_occupancy zcache_tree_occupancy = {
+	.first = zcache_tree_first_entry,
+	.last = zcache_tree_last_entry,
+};
+
+static inline bool zcache_entry_is_zero(void *entry)
+{
+	return entry == ZCACHE_ZERO_ENTRY;
+}
+
+/* Free an entry that is no longer in any tree.  Never sleeps. */
+static void zcache_entry_free(void *entry)
+{
+	if (zcache_entry_is_zero(entry))
+		zcache_stat_add(ZCACHE_ZERO_PAGES, -1);
+	else
+		zcache_pool_free(zcache_pool, (unsigned long)entry);
+	zcache_stat_add(ZCACHE_STORED_PAGES, -1);
+}
+
+static void zcache_entry_drain_one(void *entry, void *arg)
+{
+	zcache_entry_free(entry);
+}
+
+static bool zcache_page_is_zero(struct page *page)
+{
+	void *addr = kmap_local_page(page);
+	bool zero = !memchr_inv(addr, 0, PAGE_SIZE);
+
+	kunmap_local(addr);
+	return zero;
+}
+
+/*
+ * Compress @page into a new pool object.  Rejections are counted here.
+ * Return: 0 and the object's handle, or a negative errno.
+ */
+static int zcache_compress(struct page *page, unsigned long *handle)
+{
+	gfp_t gfp = __GFP_NORETRY | __GFP_NOWARN | __GFP_KSWAPD_RECLAIM |
+		    __GFP_HIGHMEM | __GFP_MOVABLE;
+	unsigned int max_dlen = PAGE_SIZE *
+		READ_ONCE(zcache_max_compressed_percent) / 100;
+	int id = READ_ONCE(zcache_comp_id);
+	struct zcomp_cpu *zc;
+	unsigned int dlen;
+	u8 *dst;
+	int ret;
+
+	zc = zcomp_cpu_get();
+	ret = zcomp_compress(zc, id, page, &dlen);
+	if (ret) {
+		zcache_stat_inc(ZCACHE_REJECT_COMPRESS_FAIL);
+		goto put_zcomp;
+	}
+	if (dlen > max_dlen) {
+		zcache_stat_inc(ZCACHE_REJECT_COMPRESS_POOR);
+		ret = -E2BIG;
+		goto put_zcomp;
+	}
+
+	ret = zcache_pool_malloc(zcache_pool, ZCACHE_HDR_SIZE + dlen, gfp,
+				 handle);
+	if (ret) {
+		zcache_stat_inc(ret == -ENOSPC ? ZCACHE_REJECT_COMPRESS_POOR :
+						 ZCACHE_REJECT_ALLOC_FAIL);
+		goto put_zcomp;
+	}
+	/* The allocation may have grown the pool past its limit. */
+	if (zcache_pool_total_pages(zcache_pool) > zcache_max_pool_pages()) {
+		zcache_pool_free(zcache_pool, *handle);
+		WRITE_ONCE(zcache_pool_reached_full, true);
+		zcache_stat_inc(ZCACHE_POOL_LIMIT_HIT);
+		ret = -ENOMEM;
+		goto put_zcomp;
+	}
+
+	dst = zcache_pool_map(zcache_pool, *handle, true);
+	put_unaligned(FIELD_PREP(ZCACHE_HDR_LEN, dlen) |
+		      FIELD_PREP(ZCACHE_HDR_COMP, id), (u16 *)dst);
+	memcpy(dst + ZCACHE_HDR_SIZE, zcomp_cpu_buffer(zc), dlen);
+	zcache_pool_unmap(zcache_pool, *handle);
+
+put_zcomp:
+	zcomp_cpu_put(zc);
+	return ret;
+}
+
+/*
+ * Decompress the object @handle into @page.  The object is copied out of
+ * its atomic mapping first: the decompressor may sleep.
+ */
+static int zcache_decompress(unsigned long handle, struct page *page)
+{
+	struct zcomp_cpu *zc;
+	unsigned int slen;
+	const u8 *src;
+	int id, ret;
+	u16 hdr;
+
+	zc = zcomp_cpu_get();
+	src = zcache_pool_map(zcache_pool, handle, false);
+	hdr = get_unaligned((const u16 *)src);
+	slen = FIELD_GET(ZCACHE_HDR_LEN, hdr);
+	id = FIELD_GET(ZCACHE_HDR_COMP, hdr);
+	if (slen <= PAGE_SIZE)
+		memcpy(zcomp_cpu_buffer(zc), src + ZCACHE_HDR_SIZE, slen);
+	zcache_pool_unmap(zcache_pool, handle);
+
+	if (slen > PAGE_SIZE || !zcomp_ready(id))
+		ret = -EUCLEAN;
+	else
+		ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), slen,
+				       page);
+	zcomp_cpu_put(zc);
+	return ret;
+}
+
+/*********************************
+* swap cache operations
+**********************************/
+/**
+ * zcache_store() - store a page that is on its way to swap
+ * @type:   swap type
+ * @offset: swap offset
+ * @page:   the page, locked and in the swap cache
+ *
+ * Whatever the outcome, no older copy of (@type, @offset) survives: a
+ * successful store replaces it, a refused one erases it.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 if zcache now holds the page; a negative errno if the page
+ * must go to the swap device.
+ */
+int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
+{
+	struct xarray *tree = &zcache_trees[type];
+	unsigned long handle;
+	void *entry, *old;
+	int ret;
+
+	if (!READ_ONCE(zcache_enabled)) {
+		zcache_stat_inc(ZCACHE_REJECT_DISABLED);
+		ret = -ENODEV;
+		goto erase_stale;
+	}
+	if (!zcache_pool_has_room()) {
+		ret = -ENOMEM;
+		goto erase_stale;
+	}
+
+	if (READ_ONCE(zcache_zero_pages_enabled) &&
+	    zcache_page_is_zero(page)) {
+		entry = ZCACHE_ZERO_ENTRY;
+	} else {
+		ret = zcache_compress(page, &handle);
+		if (ret)
+			goto erase_stale;
+		entry = (void *)handle;
+	}
+
+	ret = xa_ext_replace(tree, offset, entry, GFP_KERNEL,
+			     &zcache_tree_occupancy, &old);
+	if (ret) {
+		if (ret == -ENOMEM)
+			zcache_stat_inc(ZCACHE_REJECT_ALLOC_FAIL);
+		else	/* -EBUSY: rmmod has begun */
+			zcache_stat_inc(ZCACHE_REJECT_DISABLED);
+		if (!zcache_entry_is_zero(entry))
+			zcache_pool_free(zcache_pool, handle);
+		goto erase_stale;
+	}
+
+	zcache_stat_inc(ZCACHE_STORED_PAGES);
+	if (zcache_entry_is_zero(entry))
+		zcache_stat_inc(ZCACHE_ZERO_PAGES);
+	zcache_stat_inc(ZCACHE_STORES);
+	if (old) {
+		zcache_stat_inc(ZCACHE_DUPLICATE_ENTRY);
+		zcache_entry_free(old);
+	}
+	return 0;
+
+erase_stale:
+	old = xa_ext_erase(tree, offset, &zcache_tree_occupancy);
+	if (old) {
+		zcache_stat_inc(ZCACHE_INVALIDATES);
+		zcache_entry_free(old);
+	}
+	return ret;
+}
+
+/**
+ * zcache_load() - fill a page from the cache
+ * @type:      swap type
+ * @offset:    swap offset
+ * @page:      the page, locked and in the swap cache
+ * @exclusive: erase the entry once the page holds the data
+ *
+ * Lockless: the swap core never loads and frees one offset at once.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 if @page now holds the data; -ENOENT if zcache does not hold
+ * the offset; another negative errno if the stored copy cannot be read.
+ */
+int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
+		bool exclusive)
+{
+	struct xarray *tree = &zcache_trees[type];
+	void *entry;
+	int ret;
+
+	entry = xa_load(tree, offset);
+	if (!entry)
+		return -ENOENT;
+
+	if (zcache_entry_is_zero(entry)) {
+		clear_highpage(page);
+	} else {
+		ret = zcache_decompress((unsigned long)entry, page);
+		if (ret) {
+			zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
+			pr_err_ratelimited("cannot decompress swap type %u offset %lu (%d)\n",
+					   type, offset, ret);
+			WARN_ON_ONCE(1);
+			return ret;
+		}
+	}
+	zcache_stat_inc(ZCACHE_LOADS);
+
+	if (exclusive) {
+		entry = xa_ext_erase(tree, offset, &zcache_tree_occupancy);
+		if (entry)
+			zcache_entry_free(entry);
+	}
+	return 0;
+}
+
+/**
+ * zcache_invalidate() - forget a swap slot that was freed
+ * @type:   swap type
+ * @offset: swap offset
+ *
+ * Takes the tree lock only if zcache holds the offset.
+ *
+ * Context: may be called under the swap device's spinlock; never sleeps.
+ */
+void zcache_invalidate(unsigned int type, pgoff_t offset)
+{
+	void *entry;
+
+	entry = xa_ext_erase(&zcache_trees[type], offset,
+			     &zcache_tree_occupancy);
+	if (!entry)
+		return;
+	zcache_stat_inc(ZCACHE_INVALIDATES);
+	zcache_entry_free(entry);
+}
+
+/**
+ * zcache_holds() - whether zcache holds a swap slot
+ * @type:   swap type
+ * @offset: swap offset
+ *
+ * Context: any, including ftrace handlers; never sleeps.
+ * Return: true if (@type, @offset) has an entry.
+ */
+bool zcache_holds(unsigned int type, pgoff_t offset)
+{
+	return type < MAX_SWAPFILES && xa_load(&zcache_trees[type], offset);
+}
+
+/**
+ * zcache_swapoff() - free everything stored for a swap type
+ * @type: the swap type being swapped off
+ *
+ * Context: any, including ftrace handlers; never sleeps.
+ */
+void zcache_swapoff(unsigned int type)
+{
+	unsigned long erased;
+
+	if (WARN_ON_ONCE(type >= MAX_SWAPFILES))
+		return;
+	erased = xa_ext_drain(&zcache_trees[type], zcache_entry_drain_one,
+			      NULL, &zcache_tree_occupancy);
+	zcache_stat_add(ZCACHE_INVALIDATES, erased);
+}
+
+/**
+ * zcache_swapon() - a swap type was swapped on
+ * @type: the swap type
+ *
+ * Trees exist for every type from init on, so devices swapped on before
+ * zcache was loaded work too; this only makes sure a new device starts
+ * empty.
+ *
+ * Context: any, including ftrace handlers; never sleeps.
+ */
+void zcache_swapon(unsigned int type)
+{
+	if (WARN_ON_ONCE(type >= MAX_SWAPFILES))
+		return;
+	if (WARN_ON_ONCE(!xa_empty(&zcache_trees[type])))
+		zcache_swapoff(type);
+}
+
+/*********************************
+* debugfs
+**********************************/
+#ifdef CONFIG_DEBUG_FS
+static struct dentry *zcache_debugfs_root;
+
+static int zcache_debugfs_stat_get(void *data, u64 *val)
+{
+	long sum = zcache_stat_sum((enum zcache_stat_item)(uintptr_t)data);
+
+	*val = sum > 0 ? sum : 0;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(zcache_debugfs_stat_fops, zcache_debugfs_stat_get,
+			 NULL, "%llu\n");
+
+static int zcache_debugfs_pool_size_get(void *data, u64 *val)
+{
+	*val = zcache_pool_total_pages(zcache_pool) << PAGE_SHIFT;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(zcache_debugfs_pool_size_fops,
+			 zcache_debugfs_pool_size_get, NULL, "%llu\n");
+
+static void zcache_debugfs_init(void)
+{
+	int item;
+
+	zcache_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	for (item = 0; item < ZCACHE_NR_STATS; item++)
+		debugfs_create_file_unsafe(zcache_stat_names[item], 0444,
+					   zcache_debugfs_root,
+					   (void *)(uintptr_t)item,
+					   &zcache_debugfs_stat_fops);
+	debugfs_create_file_unsafe("pool_total_size", 0444,
+				   zcache_debugfs_root, NULL,
+				   &zcache_debugfs_pool_size_fops);
+}
+
+static void zcache_debugfs_exit(void)
+{
+	debugfs_remove_recursive(zcache_debugfs_root);
+}
+#else
+static void zcache_debugfs_init(void) { }
+static void zcache_debugfs_exit(void) { }
+#endif
+
+/*********************************
+* module init and exit
+**********************************/
+static int zcache_choose_default_compressor(void)
+{
+	int id;
+
+	if (zcache_comp_id >= 0)
+		return zcache_comp_id;
+	id = zcomp_lookup("lz4");
+	if (zcomp_available(id))
+		return id;
+	pr_warn("lz4 is not available, using lzo\n");
+	return zcomp_lookup("lzo");
+}
+
+static int __init zcache_init(void)
+{
+	int type, ret;
+
+	for (type = 0; type < MAX_SWAPFILES; type++)
+		xa_init(&zcache_trees[type]);
+
+	ret = zcomp_init();
+	if (ret)
+		return ret;
+
+	kernel_param_lock(THIS_MODULE);
+	zcache_comp_id = zcache_choose_default_compressor();
+	ret = zcomp_prepare(zcache_comp_id);
+	if (ret) {
+		pr_err("cannot set up compressor %s (%d)\n",
+		       zcomp_name(zcache_comp_id), ret);
+		goto unlock_params;
+	}
+	zcache_pool = zcache_pool_create(zcache_allocator, KBUILD_MODNAME);
+	if (!zcache_pool) {
+		pr_err("cannot create a %s pool\n", zcache_allocator);
+		ret = -ENOMEM;
+		goto unlock_params;
+	}
+	zcache_initialized = true;
+	kernel_param_unlock(THIS_MODULE);
+
+	zcache_debugfs_init();
+
+	/* Last: from here on pages arrive. */
+	ret = zcache_attach();
+	if (ret)
+		goto remove_debugfs;
+
+	pr_info("attached by %s; compressor %s, allocator %s, pool limit %u%% of RAM; rmmod is refused while pages are stored, swapoff drains them\n",
+		zcache_attach_method(), zcomp_name(zcache_comp_id),
+		zcache_allocator, zcache_max_pool_percent);
+	return 0;
+
+remove_debugfs:
+	zcache_debugfs_exit();
+	kernel_param_lock(THIS_MODULE);
+	zcache_initialized = false;
+unlock_params:
+	kernel_param_unlock(THIS_MODULE);
+	zcache_pool_destroy(zcache_pool);
+	zcomp_exit();
+	return ret;
+}
+
+static void __exit zcache_exit(void)
+{
+	int type;
+
+	zcache_detach();
+
+	/* A tree with entries holds a module reference: all are empty. */
+	for (type = 0; type < MAX_SWAPFILES; type++)
+		if (WARN_ON_ONCE(!xa_empty(&zcache_trees[type])))
+			xa_ext_drain(&zcache_trees[type],
+				     zcache_entry_drain_one, NULL, NULL);
+
+	zcache_debugfs_exit();
+	zcache_pool_destroy(zcache_pool);
+	zcomp_exit();
+	pr_info("detached\n");
+}
+
+module_init(zcache_init);
+module_exit(zcache_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The zcache developers");
+MODULE_DESCRIPTION("Compressed cache for swap pages, in front of zswap's hooks");
+MODULE_SOFTDEP("pre: zsmalloc");
