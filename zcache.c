@@ -225,13 +225,36 @@ static long zcache_stat_sum(enum zcache_stat_item item)
 /*********************************
 * parameter setters
 **********************************/
+/*
+ * Stricter than param_set_bool(), which takes "yes-no" for yes: the whole
+ * value must be one of the words below, in any case, with an optional
+ * trailing newline.  A bare "name" at load time means true.
+ */
 static int zcache_bool_set(const char *val, const struct kernel_param *kp)
 {
-	int ret = param_set_bool(val, kp);
+	static const char * const words[] = {
+		"1", "y", "yes", "on", "true", "0", "n", "no", "off", "false",
+	};
+	size_t len;
+	int i;
 
-	if (ret)
-		pr_err("%s: '%s' is not a boolean\n", kp->name, strim((char *)val));
-	return ret;
+	if (!val) {
+		WRITE_ONCE(*(bool *)kp->arg, true);
+		return 0;
+	}
+	len = strcspn(val, "\n");
+	if (val[len] && strcmp(val + len, "\n"))
+		goto invalid;
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		if (len == strlen(words[i]) && !strncasecmp(val, words[i], len)) {
+			WRITE_ONCE(*(bool *)kp->arg, i < ARRAY_SIZE(words) / 2);
+			return 0;
+		}
+	}
+invalid:
+	pr_err("%s: '%.*s' is not one of 1/0, y/n, yes/no, on/off, true/false\n",
+	       kp->name, (int)strcspn(val, "\n"), val);
+	return -EINVAL;
 }
 
 static int zcache_percent_set(const char *val, const struct kernel_param *kp,

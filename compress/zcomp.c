@@ -17,6 +17,7 @@
 
 #include <crypto/acompress.h>
 #include <linux/cpumask.h>
+#include <linux/export.h>
 #include <linux/crypto.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -85,6 +86,7 @@ int zcomp_lookup(const char *name)
 			return id;
 	return -EINVAL;
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_lookup, ZCACHE_INTERNAL);
 
 /**
  * zcomp_name() - the name of an algorithm id
@@ -99,6 +101,7 @@ const char *zcomp_name(int id)
 		return "?";
 	return zcomp_names[id];
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_name, ZCACHE_INTERNAL);
 
 /**
  * zcomp_available() - whether the kernel offers an algorithm
@@ -113,6 +116,7 @@ bool zcomp_available(int id)
 {
 	return crypto_has_acomp(zcomp_name(id), 0, 0);
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_available, ZCACHE_INTERNAL);
 
 /**
  * zcomp_ready() - whether an algorithm's contexts exist on every CPU
@@ -125,6 +129,8 @@ bool zcomp_ready(int id)
 {
 	return test_bit(id, &zcomp_prepared);
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_ready, ZCACHE_INTERNAL);
 
 static void zcomp_alg_free(struct zcomp_alg *alg)
 {
@@ -221,6 +227,8 @@ struct zcomp_cpu *zcomp_cpu_get(void)
 	mutex_lock(&zc->lock);
 	return zc;
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_get, ZCACHE_INTERNAL);
 
 /**
  * zcomp_cpu_put() - release a context taken with zcomp_cpu_get()
@@ -244,6 +252,7 @@ u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc)
 {
 	return zc->buffer;
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_buffer, ZCACHE_INTERNAL);
 
 /**
  * zcomp_compress() - compress a page into the context's buffer
@@ -272,6 +281,7 @@ int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 	*dlen = req->dlen;
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_compress, ZCACHE_INTERNAL);
 
 /**
  * zcomp_decompress() - decompress into a page
@@ -301,6 +311,7 @@ int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 		ret = -EIO;
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_decompress, ZCACHE_INTERNAL);
 
 /*********************************
 * init and exit

@@ -31,8 +31,10 @@ load_zcache() {
 	insmod /zcache/zcache.ko "$@"
 }
 
+# swap_on DEVICE [PRIORITY]
 swap_on() {
-	mkswap "$1" >/dev/null && swapon "$@"
+	mkswap "$1" >/dev/null || return 1
+	if [ -n "${2:-}" ]; then swaptest swapon "$1" "$2"; else swapon "$1"; fi
 }
 
 # run_checkpointed NAME SWAPTEST-ARGS... : start swaptest with a
@@ -70,12 +72,12 @@ run_plain() {
 	return $rc
 }
 
-# Try to write a parameter; succeed only if the write is refused and the
-# value is unchanged.
+# Try to write a parameter as a user would (echo, with its newline);
+# succeed only if the write is refused and the value is unchanged.
 param_refuses() {
 	local p=$1 v=$2 before after
 	before=$(param "$p")
-	if printf '%s' "$v" > "$ZP/$p" 2>/dev/null; then
+	if echo "$v" > "$ZP/$p" 2>/dev/null; then
 		echo "    $p accepted '$v'"
 		return 1
 	fi

@@ -10,6 +10,7 @@
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
  *                      [-c CORPUSDIR] [-C CHECKPOINTDIR]
  * MODE: mixed | zero | random | threads | fork | pageout
+ *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *
  * -C DIR: after filling, create DIR/filled and wait for DIR/go before
  * verifying, so the caller can look at the cache while it holds the pages.
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -375,6 +377,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[1];
+	if (!strcmp(mode, "swapon") && argc == 4) {
+		int prio = atoi(argv[3]);
+
+		if (swapon(argv[2], SWAP_FLAG_PREFER |
+			   ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK))) {
+			perror("swaptest: swapon");
+			return 2;
+		}
+		return 0;
+	}
 	optind = 2;
 	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:")) != -1) {
 		switch (opt) {

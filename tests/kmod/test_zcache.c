@@ -1,4 +1,360 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder */
+/*
+ * test_zcache.c - in-kernel self-test of zcache's helpers
+ *
+ * In the style of lib/test_xarray.c: every check_*() function is one KTAP
+ * test case made of ZC_BUG_ON() assertions.  It covers the XArray helpers
+ * of xarray_ext.c, including lockless loads racing erases, and a
+ * compression round trip for every compressor the kernel offers.  zcache
+ * must be loaded; the module refuses to load if any assertion fails.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "../../compress/zcomp.h"
+#include "../../xarray_ext.h"
+
+MODULE_IMPORT_NS(ZCACHE_INTERNAL);
+
+static unsigned int tests_run;
+static unsigned int tests_passed;
+static unsigned int case_failed;
+
+#define ZC_BUG_ON(x) do {						\
+	tests_run++;							\
+	if (x) {							\
+		pr_err("BUG at %s:%d: %s\n", __func__, __LINE__, #x);	\
+		case_failed++;						\
+	} else {							\
+		tests_passed++;						\
+	}								\
+} while (0)
+
+/*********************************
+* occupancy bookkeeping
+**********************************/
+static unsigned int first_calls, last_calls;
+static bool refuse_first;
+
+static bool count_first(struct xarray *xa)
+{
+	if (refuse_first)
+		return false;
+	first_calls++;
+	return true;
+}
+
+static void count_last(struct xarray *xa)
+{
+	last_calls++;
+}
+
+static const struct xa_ext_occupancy counting = {
+	.first = count_first,
+	.last = count_last,
+};
+
+static void reset_counts(void)
+{
+	first_calls = 0;
+	last_calls = 0;
+	refuse_first = false;
+}
+
+/*********************************
+* XArray helpers
+**********************************/
+static void check_replace(struct xarray *xa)
+{
+	void *old = (void *)0x1234;
+
+	reset_counts();
+	ZC_BUG_ON(xa_ext_replace(xa, 5, xa_mk_value(1), GFP_KERNEL, &counting,
+				 &old));
+	ZC_BUG_ON(old);
+	ZC_BUG_ON(first_calls != 1);
+	ZC_BUG_ON(xa_ext_replace(xa, 5, xa_mk_value(2), GFP_KERNEL, &counting,
+				 &old));
+	ZC_BUG_ON(old != xa_mk_value(1));
+	ZC_BUG_ON(xa_load(xa, 5) != xa_mk_value(2));
+	ZC_BUG_ON(xa_ext_replace(xa, 1UL << 40, xa_mk_value(3), GFP_KERNEL,
+				 &counting, &old));
+	ZC_BUG_ON(old);
+	ZC_BUG_ON(first_calls != 1);
+
+	ZC_BUG_ON(xa_ext_erase(xa, 5, &counting) != xa_mk_value(2));
+	ZC_BUG_ON(last_calls != 0);
+	ZC_BUG_ON(xa_ext_erase(xa, 1UL << 40, &counting) != xa_mk_value(3));
+	ZC_BUG_ON(last_calls != 1);
+	ZC_BUG_ON(!xa_empty(xa));
+}
+
+static void check_refused_first(struct xarray *xa)
+{
+	void *old;
+
+	reset_counts();
+	refuse_first = true;
+	ZC_BUG_ON(xa_ext_replace(xa, 7, xa_mk_value(7), GFP_KERNEL, &counting,
+				 &old) != -EBUSY);
+	ZC_BUG_ON(!xa_empty(xa));
+	ZC_BUG_ON(last_calls != 0);
+}
+
+/* Erasing an absent index must not take the lock: we hold it. */
+static void check_erase_absent_is_lockless(struct xarray *xa)
+{
+	void *old;
+
+	reset_counts();
+	ZC_BUG_ON(xa_ext_replace(xa, 100, xa_mk_value(100), GFP_KERNEL,
+				 &counting, &old));
+	xa_lock(xa);
+	ZC_BUG_ON(xa_ext_erase(xa, 101, &counting));
+	ZC_BUG_ON(xa_ext_erase(xa, 1UL << 30, &counting));
+	xa_unlock(xa);
+	ZC_BUG_ON(xa_ext_erase(xa, 100, &counting) != xa_mk_value(100));
+	ZC_BUG_ON(last_calls != 1);
+}
+
+static unsigned long released, released_sum;
+
+static void count_release(void *entry, void *arg)
+{
+	released++;
+	released_sum += xa_to_value(entry);
+}
+
+static void check_drain(struct xarray *xa)
+{
+	unsigned long i, sum = 0;
+	void *old;
+
+	reset_counts();
+	for (i = 0; i < 1000; i++) {
+		unsigned long index = i * 977 + (i & 7);
+
+		ZC_BUG_ON(xa_ext_replace(xa, index, xa_mk_value(i), GFP_KERNEL,
+					 &counting, &old));
+		sum += i;
+	}
+	released = 0;
+	released_sum = 0;
+	ZC_BUG_ON(xa_ext_drain(xa, count_release, NULL, &counting) != 1000);
+	ZC_BUG_ON(released != 1000);
+	ZC_BUG_ON(released_sum != sum);
+	ZC_BUG_ON(first_calls != 1 || last_calls != 1);
+	ZC_BUG_ON(!xa_empty(xa));
+	ZC_BUG_ON(xa_ext_drain(xa, count_release, NULL, &counting) != 0);
+	ZC_BUG_ON(last_calls != 1);
+}
+
+/* Pointer entries are allocator handles: 8-byte aligned kernel pointers. */
+static void check_pointer_entries(struct xarray *xa)
+{
+	unsigned long *obj = kmalloc(sizeof(*obj), GFP_KERNEL);
+	void *old;
+
+	ZC_BUG_ON(!obj);
+	if (!obj)
+		return;
+	ZC_BUG_ON(xa_ext_replace(xa, 0, obj, GFP_KERNEL, NULL, &old));
+	ZC_BUG_ON(xa_load(xa, 0) != obj);
+	ZC_BUG_ON(xa_is_value(xa_load(xa, 0)));
+	ZC_BUG_ON(xa_ext_replace(xa, 0, xa_mk_value(0), GFP_KERNEL, NULL,
+				 &old));
+	ZC_BUG_ON(old != obj);
+	ZC_BUG_ON(!xa_is_value(xa_load(xa, 0)) ||
+		  xa_to_value(xa_load(xa, 0)) != 0);
+	ZC_BUG_ON(xa_ext_erase(xa, 0, NULL) != xa_mk_value(0));
+	kfree(obj);
+}
+
+/*
+ * Lockless loads racing stores and erases: a loader may see an index
+ * empty or holding a value made for that index, never anything else.
+ */
+#define RACE_INDICES	512
+static atomic_t race_bad;
+
+static int race_writer(void *data)
+{
+	struct xarray *xa = data;
+	unsigned long n = 0;
+	void *old;
+
+	while (!kthread_should_stop()) {
+		unsigned long index = get_random_u32() % RACE_INDICES;
+
+		if (n++ & 1)
+			xa_ext_replace(xa, index, xa_mk_value(index * 3 + 1),
+				       GFP_KERNEL, NULL, &old);
+		else
+			xa_ext_erase(xa, index, NULL);
+		if (!(n & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+static int race_reader(void *data)
+{
+	struct xarray *xa = data;
+	unsigned long n = 0;
+
+	while (!kthread_should_stop()) {
+		unsigned long index = get_random_u32() % RACE_INDICES;
+		void *entry = xa_load(xa, index);
+
+		if (entry && (!xa_is_value(entry) ||
+			      xa_to_value(entry) != index * 3 + 1))
+			atomic_inc(&race_bad);
+		if (!(++n & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void check_load_erase_race(struct xarray *xa)
+{
+	struct task_struct *writer, *reader;
+
+	atomic_set(&race_bad, 0);
+	writer = kthread_run(race_writer, xa, "test_zcache_w");
+	reader = kthread_run(race_reader, xa, "test_zcache_r");
+	ZC_BUG_ON(IS_ERR(writer) || IS_ERR(reader));
+	msleep(300);
+	if (!IS_ERR(writer))
+		kthread_stop(writer);
+	if (!IS_ERR(reader))
+		kthread_stop(reader);
+	ZC_BUG_ON(atomic_read(&race_bad));
+	xa_ext_drain(xa, count_release, NULL, NULL);
+	ZC_BUG_ON(!xa_empty(xa));
+}
+
+/*********************************
+* compression
+**********************************/
+static void fill_text(u8 *p)
+{
+	static const char words[] =
+		"the quick brown fox jumps over the lazy dog while the swap cache compresses ";
+	size_t i;
+
+	for (i = 0; i < PAGE_SIZE; i++)
+		p[i] = words[(i * 7 + i / 64) % (sizeof(words) - 1)];
+}
+
+static int roundtrip(int id, struct page *src, struct page *dst)
+{
+	struct zcomp_cpu *zc;
+	unsigned int dlen;
+	int ret;
+
+	zc = zcomp_cpu_get();
+	ret = zcomp_compress(zc, id, src, &dlen);
+	if (!ret) {
+		memset(page_address(dst), 0x5a, PAGE_SIZE);
+		ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), dlen, dst);
+	}
+	zcomp_cpu_put(zc);
+	if (ret)
+		return ret;
+	return memcmp(page_address(src), page_address(dst), PAGE_SIZE) ? -EIO : 0;
+}
+
+static void check_compressor(int id, struct page *src, struct page *dst)
+{
+	struct zcomp_cpu *zc;
+	int ret;
+
+	ZC_BUG_ON(zcomp_prepare(id));
+	ZC_BUG_ON(!zcomp_ready(id));
+
+	fill_text(page_address(src));
+	ZC_BUG_ON(roundtrip(id, src, dst));
+	memset(page_address(src), 0, PAGE_SIZE);
+	ZC_BUG_ON(roundtrip(id, src, dst));
+	get_random_bytes(page_address(src), PAGE_SIZE);
+	ZC_BUG_ON(roundtrip(id, src, dst));
+
+	/* Garbage must fail cleanly, not crash or fill the page. */
+	zc = zcomp_cpu_get();
+	get_random_bytes(zcomp_cpu_buffer(zc), 200);
+	ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), 200, dst);
+	zcomp_cpu_put(zc);
+	ZC_BUG_ON(!ret);
+}
+
+/*********************************
+* runner
+**********************************/
+static unsigned int case_no;
+static DEFINE_XARRAY(array);
+
+static void ktap_case(const char *name, void (*fn)(struct xarray *),
+		      struct xarray *xa)
+{
+	case_failed = 0;
+	fn(xa);
+	pr_info("%sok %u %s\n", case_failed ? "not " : "", ++case_no, name);
+}
+
+#define RUN(fn, xa) ktap_case(#fn, fn, xa)
+
+static int __init test_zcache_init(void)
+{
+	struct page *src, *dst;
+	int id, cases = 6;
+
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
+			cases++;
+
+	pr_info("KTAP version 1\n");
+	pr_info("1..%d\n", cases);
+	RUN(check_replace, &array);
+	RUN(check_refused_first, &array);
+	RUN(check_erase_absent_is_lockless, &array);
+	RUN(check_drain, &array);
+	RUN(check_pointer_entries, &array);
+	RUN(check_load_erase_race, &array);
+
+	src = alloc_page(GFP_KERNEL);
+	dst = alloc_page(GFP_KERNEL);
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
+		if (zcomp_lookup(zcomp_name(id)) != id || !zcomp_available(id))
+			continue;
+		case_failed = 0;
+		ZC_BUG_ON(!src || !dst);
+		if (src && dst)
+			check_compressor(id, src, dst);
+		pr_info("%sok %u compress_roundtrip_%s\n",
+			case_failed ? "not " : "", ++case_no, zcomp_name(id));
+	}
+	if (src)
+		__free_page(src);
+	if (dst)
+		__free_page(dst);
+
+	pr_info("%u of %u tests passed\n", tests_passed, tests_run);
+	return (tests_run == tests_passed) ? 0 : -EINVAL;
+}
+
+static void __exit test_zcache_exit(void)
+{
+}
+
+module_init(test_zcache_init);
+module_exit(test_zcache_exit);
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Self-test of zcache's index helpers and compressors");

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "devices": two swap devices, one swapped on before insmod and one
+# after; swapoff of one while the other is busy; rmmod refused while pages
+# are stored; a second insmod; an attach that must fail and leave nothing
+# hooked.
+
+MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+WS_MB=$(( MEM_MB * 3 / 2 ))
+
+# An IPMODIFY user already on a data-path function: zcache must refuse.
+insmod /zcache/ipmodify_holder.ko
+check "devices: insmod refused while a livepatch-like user holds zswap_frontswap_load" \
+	sh -c '! insmod /zcache/zcache.ko'
+check "devices: the refusal names the function" sh -c \
+	'dmesg | grep -q "cannot attach: zswap_frontswap_load is already modified"'
+check "devices: nothing of zcache left hooked after the refusal" sh -c \
+	'[ "$(grep -c "^zswap_" /sys/kernel/tracing/enabled_functions)" -eq 1 ]'
+grep '^zswap_' /sys/kernel/tracing/enabled_functions | sed 's/^/    /'
+rmmod ipmodify_holder
+
+swap_on /dev/vda 5
+check "devices: insmod with a device already swapped on" load_zcache
+swap_on /dev/vdb 5
+check "devices: second insmod fails cleanly" sh -c '! insmod /zcache/zcache.ko'
+check "devices: first instance still attached" [ -d /sys/kernel/debug/zcache ]
+
+# Both devices busy (same priority: pages alternate), then swapoff one of
+# them while the workload holds its pages; every page still verifies.
+at_checkpoint() {
+	stats_line
+	grep -E '^/dev/vd' /proc/swaps | sed 's/^/    /'
+	check "devices: both devices in use" sh -c \
+		'[ $(awk "/^\/dev\/vd/ && \$4 > 0" /proc/swaps | wc -l) -eq 2 ]'
+	check "devices: swapoff /dev/vdb while /dev/vda is busy" swapoff /dev/vdb
+	stats_line
+}
+run_checkpointed "devices: two devices, swapoff of one, verified" \
+	threads -m $WS_MB -t 2 -o 10000 -s 41
+swap_on /dev/vdb 5
+
+# rmmod while pages are stored is refused, and loses nothing.
+at_checkpoint() {
+	stats_line
+	check "devices: pages stored before rmmod" gt "$(stat_ stored_pages)" 1000
+	check "devices: rmmod refused while pages are stored" sh -c '! rmmod zcache'
+	check "devices: still loaded after refused rmmod" [ -d /sys/module/zcache ]
+}
+run_checkpointed "devices: pages stored across a refused rmmod verified" \
+	mixed -m $WS_MB -s 42
+
+run_plain "devices: fork on two devices verified" fork -m $(( MEM_MB * 3 / 4 )) -s 43
+
+swapoff /dev/vda
+swapoff /dev/vdb
+stats_line
+check "devices: swapoff of both drains stored_pages" eq "$(stat_ stored_pages)" 0
+check "devices: rmmod after swapoff" rmmod zcache
+check "devices: nothing left hooked" sh -c '! grep -q "^zswap_" /sys/kernel/tracing/enabled_functions'
+
+# Load again, swapon after insmod, and unload again.
+check "devices: insmod again" load_zcache
+swap_on /dev/vda
+run_plain "devices: reload, device swapped on after insmod, verified" \
+	mixed -m $WS_MB -s 44
+swapoff /dev/vda
+check "devices: final rmmod" rmmod zcache

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "params": every parameter refuses bad input and keeps its value;
+# every compressor stores and verifies a workload; switching compressors,
+# toggling enabled and lowering the pool limit under load lose nothing;
+# the pool never grows past its limit.
+
+MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+WS_MB=$(( MEM_MB * 3 / 2 ))
+
+check "params: insmod with parameters" load_zcache compressor=lzo max_pool_percent=30
+check "params: load-time compressor applied" [ "$(param compressor)" = lzo ]
+check "params: load-time max_pool_percent applied" [ "$(param max_pool_percent)" = 30 ]
+swap_on /dev/vda
+
+for v in maybe 2 "" yes-no; do
+	check "params: enabled refuses '$v'" param_refuses enabled "$v"
+done
+for v in nope lz4x "" 842x aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; do
+	check "params: compressor refuses '$v'" param_refuses compressor "$v"
+done
+for v in zbud z3fold "" zsmallocx; do
+	check "params: allocator refuses '$v'" param_refuses allocator "$v"
+done
+for v in 0 101 -1 abc 50% 1e3 4294967297; do
+	check "params: max_pool_percent refuses '$v'" param_refuses max_pool_percent "$v"
+done
+for v in 101 -5 x 90.5; do
+	check "params: accept_threshold_percent refuses '$v'" \
+		param_refuses accept_threshold_percent "$v"
+done
+for v in 9 101 0 z; do
+	check "params: max_compressed_percent refuses '$v'" \
+		param_refuses max_compressed_percent "$v"
+done
+for v in 2 maybe; do
+	check "params: zero_pages_enabled refuses '$v'" \
+		param_refuses zero_pages_enabled "$v"
+done
+check "params: enabled takes off, then Y" sh -c \
+	"echo off > $ZP/enabled && [ \$(cat $ZP/enabled) = N ] && echo Y > $ZP/enabled && [ \$(cat $ZP/enabled) = Y ]"
+check "params: refusals are logged" sh -c \
+	'dmesg | grep -q "zcache: max_pool_percent: .101. is not a number from 1 to 100"'
+check "params: unknown compressor is logged" sh -c \
+	'dmesg | grep -q "zcache: compressor: .nope. is not one of"'
+check "params: max_pool_percent accepts 25" sh -c \
+	"echo 25 > $ZP/max_pool_percent && [ \$(cat $ZP/max_pool_percent) = 25 ]"
+echo 20 > $ZP/max_pool_percent
+
+# Every compressor the kernel offers stores and verifies a workload.
+compressors=""
+for c in lzo lzo-rle lz4 lz4hc zstd deflate 842; do
+	if echo $c > $ZP/compressor 2>/dev/null; then
+		compressors="$compressors $c"
+	fi
+done
+info "compressors:$compressors"
+check "params: lzo, lz4, lz4hc, zstd and deflate all available" sh -c \
+	"for c in lzo lz4 lz4hc zstd deflate; do echo ' $compressors ' | grep -q \" \$c \" || exit 1; done"
+for c in $compressors; do
+	echo $c > $ZP/compressor
+	at_checkpoint() {
+		S=$(stat_ stored_pages) Z=$(stat_ zero_pages) P=$(stat_ pool_total_size)
+		info "ratio $c stored=$S zero=$Z pool=$P ratio=$(( (S - Z) * 4096 * 100 / (P + 1) ))/100"
+		check "params: $c stores pages" gt $(( S - Z )) 1000
+	}
+	run_checkpointed "params: $c ${MEM_MB}M mixed verified" mixed -m $MEM_MB -s 2$c
+done
+
+# A compressor switch never breaks a load: fill with one, read with others.
+echo zstd > $ZP/compressor
+at_checkpoint() {
+	echo lz4 > $ZP/compressor
+	echo deflate > $ZP/compressor
+}
+run_checkpointed "params: pages stored with zstd read back after switching" \
+	mixed -m $WS_MB -s 31
+
+# Storm: switch compressors, toggle enabled, move the pool limit while
+# four threads swap.
+storm() {
+	i=0
+	while [ ! -f /tmp/storm.stop ]; do
+		for c in $compressors; do echo $c > $ZP/compressor; done
+		echo 0 > $ZP/enabled
+		sleep 0.1
+		echo 1 > $ZP/enabled
+		echo 2 > $ZP/max_pool_percent
+		sleep 0.1
+		echo 20 > $ZP/max_pool_percent
+		echo $(( i % 2 )) > $ZP/zero_pages_enabled
+		i=$((i + 1))
+	done
+	echo 1 > $ZP/zero_pages_enabled
+	echo "    storm rounds: $i"
+}
+rm -f /tmp/storm.stop
+limit_before=$(stat_ pool_limit_hit) disabled_before=$(stat_ reject_disabled)
+storm &
+storm_pid=$!
+run_plain "params: storm of changes under 4-thread load verified" \
+	threads -m $WS_MB -t 4 -o 20000 -s 32
+touch /tmp/storm.stop
+wait $storm_pid
+check "params: storm hit the pool limit" gt "$(stat_ pool_limit_hit)" "$limit_before"
+check "params: storm refused stores while disabled" gt "$(stat_ reject_disabled)" "$disabled_before"
+
+# The pool never grows past its limit (plus one zspage per CPU in flight).
+echo 5 > $ZP/max_pool_percent
+max_pool=0
+at_checkpoint() {
+	P=$(stat_ pool_total_size)
+	limit=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) * 1024 / 4096 * 5 / 100 * 4096 ))
+	info "pool $P limit $limit"
+	check "params: pool stays within max_pool_percent=5" \
+		[ "$P" -le $(( limit + 2 * 4 * 4096 )) ]
+}
+run_checkpointed "params: 5% pool limit workload verified" mixed -m $WS_MB -s 33
+echo 20 > $ZP/max_pool_percent
+
+stats_line
+check "params: no decompression failures" eq "$(stat_ decompress_fail)" 0
+swapoff /dev/vda
+check "params: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
+check "params: rmmod zcache" rmmod zcache

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "zswap": the kernel booted with zswap enabled, and zswap holds
+# pages when zcache loads.  zcache takes the new stores and leaves zswap's
+# pages to zswap: every page verifies, nothing is lost.
+
+MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+WS_MB=$(( MEM_MB * 3 / 2 ))
+ZS=/sys/kernel/debug/zswap
+
+check "zswap: stock zswap enabled at boot" [ "$(cat /sys/module/zswap/parameters/enabled)" = Y ]
+swap_on /dev/vda
+
+at_checkpoint() {
+	zswap_held=$(cat $ZS/stored_pages)
+	info "zswap holds $zswap_held pages before insmod"
+	check "zswap: zswap holds pages" gt "$zswap_held" 1000
+	check "zswap: insmod zcache while zswap holds pages" load_zcache
+}
+run_checkpointed "zswap: pages held by zswap across insmod verified" \
+	mixed -m $WS_MB -s 51
+stats_line
+info "zswap stored_pages now $(cat $ZS/stored_pages)"
+check "zswap: zcache took the new stores" gt "$(stat_ stores)" 1000
+check "zswap: zswap's pages were read back and freed by zswap" \
+	lt "$(cat $ZS/stored_pages)" "$zswap_held"
+
+run_plain "zswap: workload with zcache attached over enabled zswap verified" \
+	threads -m $WS_MB -t 2 -o 10000 -s 52
+swapoff /dev/vda
+check "zswap: swapoff drains zcache" eq "$(stat_ stored_pages)" 0
+check "zswap: swapoff drains zswap" eq "$(cat $ZS/stored_pages)" 0
+check "zswap: rmmod zcache" rmmod zcache
+
+# zswap works on its own again after zcache is gone.
+swap_on /dev/vda
+before=$(cat $ZS/stored_pages)
+at_checkpoint() {
+	check "zswap: zswap stores again after rmmod" gt "$(cat $ZS/stored_pages)" 1000
+}
+run_checkpointed "zswap: stock zswap after rmmod verified" mixed -m $WS_MB -s 53
+swapoff /dev/vda
