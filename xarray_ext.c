@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xarray_ext.c - XArray helpers for zcache's swap offset index
+ * XArray helpers for zcache's swap offset index
  *
  * Loads are lockless.  Erase looks the index up locklessly first and takes
  * the lock only if something is there, then looks again under the lock:

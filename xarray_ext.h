@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * xarray_ext.h - XArray helpers for an index that pins its owner
+ * XArray helpers for an index that pins its owner
  *
  * An index that is not empty holds a reference on something (zcache holds
  * its module) and drops it when it becomes empty again.  The helpers keep

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zcache.c - a compressed cache for swap pages
+ * A compressed cache for swap pages
  *
  * Pages on their way to swap are compressed into a pool in RAM instead of
  * being written out; a fault on one of them costs a decompression instead
@@ -50,8 +50,8 @@
 #include "zpool_glue.h"
 
 /*********************************
-* module parameters
-**********************************/
+ * module parameters
+ *********************************/
 static bool zcache_enabled = true;
 static int zcache_bool_set(const char *val, const struct kernel_param *kp);
 static const struct kernel_param_ops zcache_enabled_ops = {
@@ -82,6 +82,7 @@ static const struct kernel_param_ops zcache_allocator_ops = {
 	.set = zcache_allocator_set,
 	.get = param_get_string,
 };
+
 static struct kparam_string zcache_allocator_kps = {
 	.maxlen = sizeof(zcache_allocator),
 	.string = zcache_allocator,
@@ -138,8 +139,8 @@ MODULE_PARM_DESC(zero_pages_enabled,
 		 "Keep zero-filled pages as a sentinel, without compressing them (bool, default Y)");
 
 /*********************************
-* data structures
-**********************************/
+ * data structures
+ *********************************/
 /* A page of zeroes: an XArray value entry, nothing allocated. */
 #define ZCACHE_ZERO_ENTRY	xa_mk_value(0)
 
@@ -158,8 +159,8 @@ static bool zcache_pool_reached_full;
 static bool zcache_initialized;
 
 /*********************************
-* statistics
-**********************************/
+ * statistics
+ *********************************/
 enum zcache_stat_item {
 	ZCACHE_STORED_PAGES,
 	ZCACHE_ZERO_PAGES,
@@ -223,8 +224,8 @@ static long zcache_stat_sum(enum zcache_stat_item item)
 }
 
 /*********************************
-* parameter setters
-**********************************/
+ * parameter setters
+ *********************************/
 /*
  * Stricter than param_set_bool(), which takes "yes-no" for yes: the whole
  * value must be one of the words below, in any case, with an optional
@@ -342,8 +343,8 @@ static int zcache_allocator_set(const char *val,
 }
 
 /*********************************
-* pool limit
-**********************************/
+ * pool limit
+ *********************************/
 static unsigned long zcache_max_pool_pages(void)
 {
 	return totalram_pages() * READ_ONCE(zcache_max_pool_percent) / 100;
@@ -377,8 +378,8 @@ refuse:
 }
 
 /*********************************
-* entries
-**********************************/
+ * entries
+ *********************************/
 static bool zcache_tree_first_entry(struct xarray *tree)
 {
 	/* Fails once rmmod has begun: the store goes to disk instead. */
@@ -510,8 +511,8 @@ static int zcache_decompress(unsigned long handle, struct page *page)
 }
 
 /*********************************
-* swap cache operations
-**********************************/
+ * swap cache operations
+ *********************************/
 /**
  * zcache_store() - store a page that is on its way to swap
  * @type:   swap type
@@ -699,8 +700,8 @@ void zcache_swapon(unsigned int type)
 }
 
 /*********************************
-* debugfs
-**********************************/
+ * debugfs
+ *********************************/
 #ifdef CONFIG_DEBUG_FS
 static struct dentry *zcache_debugfs_root;
 
@@ -747,8 +748,8 @@ static void zcache_debugfs_exit(void) { }
 #endif
 
 /*********************************
-* module init and exit
-**********************************/
+ * module init and exit
+ *********************************/
 static int zcache_choose_default_compressor(void)
 {
 	int id;

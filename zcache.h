@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * zcache.h - interfaces between the parts of zcache
+ * Interfaces between the parts of zcache
  *
  * The core (zcache.c) owns policy: what is stored, the limits, the stats
  * and the parameters.  The attach layer (attach/) owns every piece of

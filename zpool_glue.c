@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zpool_glue.c - allocator backends for zcache's compressed objects
+ * Allocator backends for zcache's compressed objects
  *
  * Handles are opaque, non-zero and aligned to at least four bytes, so the
  * core can keep them directly in an XArray slot.  Mapping is atomic: a
@@ -21,8 +21,8 @@
 #include "zpool_glue.h"
 
 /*********************************
-* backends
-**********************************/
+ * backends
+ *********************************/
 /**
  * struct zcache_pool_ops - what an allocator backend provides
  * @name:        the allocator's name, as the allocator parameter takes it
@@ -119,8 +119,8 @@ static const struct zcache_pool_ops *zcache_pool_find(const char *allocator)
 }
 
 /*********************************
-* pool interface
-**********************************/
+ * pool interface
+ *********************************/
 /**
  * zcache_pool_known() - whether an allocator can back a pool
  * @allocator: its name

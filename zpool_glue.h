@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * zpool_glue.h - the allocator behind zcache's compressed objects
+ * The allocator behind zcache's compressed objects
  *
  * zpool is not exported on every kernel zcache supports; zsmalloc's own
  * API is.  This is the small part of zpool zcache needs, with a table of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attach/attach.c - put zcache in front of the kernel's swap cache hooks
+ * Put zcache in front of the kernel's swap cache hooks
  *
  * The swap core only ever calls zswap.  zcache takes zswap's place the way
  * livepatch replaces a function: an ftrace_ops with IPMODIFY on each zswap
@@ -39,8 +39,8 @@
 #include "../zcache.h"
 
 /*********************************
-* hook descriptions
-**********************************/
+ * hook descriptions
+ *********************************/
 /**
  * struct zcache_hook - one zswap function zcache redirects or observes
  * @name:	the zswap function, as in available_filter_functions
@@ -63,8 +63,8 @@ struct zcache_hook {
 DEFINE_STATIC_SRCU(zcache_attach_srcu);
 
 /*********************************
-* redirected functions
-**********************************/
+ * redirected functions
+ *********************************/
 #if ZCACHE_ATTACH_FRONTSWAP
 /*
  * Linux up to 6.4: mm/frontswap.c calls zswap_frontswap_*() through the
@@ -144,8 +144,8 @@ static const char zcache_method[] = "ftrace redirect of zswap_frontswap_*";
 #endif
 
 /*********************************
-* ftrace handlers
-**********************************/
+ * ftrace handlers
+ *********************************/
 static void notrace zcache_redirect_handler(unsigned long ip,
 					    unsigned long parent_ip,
 					    struct ftrace_ops *ops,
@@ -169,8 +169,8 @@ static void notrace zcache_observe_handler(unsigned long ip,
 }
 
 /*********************************
-* attach and detach
-**********************************/
+ * attach and detach
+ *********************************/
 static int zcache_hook_register(struct zcache_hook *hook)
 {
 	int ret;

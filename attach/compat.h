@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * attach/compat.h - every difference between the kernels zcache attaches to
+ * Every difference between the kernels zcache attaches to
  *
  * Feature tests come first; a version test is used only where a kernel
  * change left nothing to test for.  Nothing outside attach/ includes this.

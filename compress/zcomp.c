@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compress/zcomp.c - per-CPU compression contexts over the crypto API
+ * Per-CPU compression contexts over the crypto API
  *
  * One struct zcomp_cpu per possible CPU holds a mutex, a scratch buffer of
  * two pages and one acomp transform per algorithm that has been selected.
@@ -29,8 +29,8 @@
 #include "zcomp.h"
 
 /*********************************
-* data structures
-**********************************/
+ * data structures
+ *********************************/
 /**
  * struct zcomp_alg - one algorithm's transform and request on one CPU
  * @tfm:	the acomp transform
@@ -49,7 +49,7 @@ struct zcomp_alg {
  * @alg:	per algorithm id; NULL until the algorithm is prepared
  */
 struct zcomp_cpu {
-	struct mutex lock;
+	struct mutex lock;	/* serialises users of this context */
 	struct crypto_wait wait;
 	u8 *buffer;
 	struct zcomp_alg alg[ZCOMP_MAX_ALGS];
@@ -68,8 +68,8 @@ static DEFINE_MUTEX(zcomp_prepare_lock);
 static unsigned long zcomp_prepared;	/* bitmap of ids, read locklessly */
 
 /*********************************
-* algorithms
-**********************************/
+ * algorithms
+ *********************************/
 /**
  * zcomp_lookup() - the id of a known algorithm
  * @name: algorithm name, e.g. "lz4"
@@ -129,7 +129,6 @@ bool zcomp_ready(int id)
 {
 	return test_bit(id, &zcomp_prepared);
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
 EXPORT_SYMBOL_NS_GPL(zcomp_ready, ZCACHE_INTERNAL);
 
 static void zcomp_alg_free(struct zcomp_alg *alg)
@@ -207,10 +206,11 @@ unlock:
 	mutex_unlock(&zcomp_prepare_lock);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
 
 /*********************************
-* per-CPU contexts
-**********************************/
+ * per-CPU contexts
+ *********************************/
 /**
  * zcomp_cpu_get() - take the current CPU's compression context
  *
@@ -227,7 +227,6 @@ struct zcomp_cpu *zcomp_cpu_get(void)
 	mutex_lock(&zc->lock);
 	return zc;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_INTERNAL);
 EXPORT_SYMBOL_NS_GPL(zcomp_cpu_get, ZCACHE_INTERNAL);
 
 /**
@@ -240,6 +239,7 @@ void zcomp_cpu_put(struct zcomp_cpu *zc)
 {
 	mutex_unlock(&zc->lock);
 }
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_INTERNAL);
 
 /**
  * zcomp_cpu_buffer() - the scratch buffer of a context
@@ -314,8 +314,8 @@ int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 EXPORT_SYMBOL_NS_GPL(zcomp_decompress, ZCACHE_INTERNAL);
 
 /*********************************
-* init and exit
-**********************************/
+ * init and exit
+ *********************************/
 /**
  * zcomp_init() - allocate every CPU's context, without algorithms
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compress/zcomp.h - zcache's narrow interface to the crypto API
+ * Zcache's narrow interface to the crypto API
  *
  * Algorithms are known by a small id that fits in the object header, so
  * every stored object says how it was compressed.  An algorithm's per-CPU

@@ -75,6 +75,13 @@ for k in $kernels; do
 	fi
 	pass "[$k] build $KVER with W=1, no warnings"
 	host_checks "$k" "$build"
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) pass "[$k] ${line#PASS }" ;;
+		"FAIL "*) fail "[$k] ${line#FAIL }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <("$ZCACHE_TOP/scripts/lint.sh" "$envfile" 2>&1)
 
 	initrd=$build/initramfs.gz
 	if ! "$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$initrd"; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ipmodify_holder.c - hold an IPMODIFY ftrace_ops on one function
+ * Hold an IPMODIFY ftrace_ops on one function
  *
  * Stands in for a livepatch that already modifies a function zcache needs,
  * so the suite can check that zcache then refuses to load and leaves

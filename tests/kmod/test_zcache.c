@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_zcache.c - in-kernel self-test of zcache's helpers
+ * In-kernel self-test of zcache's helpers
  *
  * In the style of lib/test_xarray.c: every check_*() function is one KTAP
- * test case made of ZC_BUG_ON() assertions.  It covers the XArray helpers
+ * test case made of ZC_FAIL_IF() assertions.  It covers the XArray helpers
  * of xarray_ext.c, including lockless loads racing erases, and a
  * compression round trip for every compressor the kernel offers.  zcache
  * must be loaded; the module refuses to load if any assertion fails.
@@ -26,21 +26,21 @@ MODULE_IMPORT_NS(ZCACHE_INTERNAL);
 
 static unsigned int tests_run;
 static unsigned int tests_passed;
-static unsigned int case_failed;
+static unsigned int failed_in_case;
 
-#define ZC_BUG_ON(x) do {						\
+#define ZC_FAIL_IF(x) do {						\
 	tests_run++;							\
 	if (x) {							\
 		pr_err("BUG at %s:%d: %s\n", __func__, __LINE__, #x);	\
-		case_failed++;						\
+		failed_in_case++;						\
 	} else {							\
 		tests_passed++;						\
 	}								\
 } while (0)
 
 /*********************************
-* occupancy bookkeeping
-**********************************/
+ * occupancy bookkeeping
+ *********************************/
 static unsigned int first_calls, last_calls;
 static bool refuse_first;
 
@@ -70,31 +70,31 @@ static void reset_counts(void)
 }
 
 /*********************************
-* XArray helpers
-**********************************/
+ * XArray helpers
+ *********************************/
 static void check_replace(struct xarray *xa)
 {
 	void *old = (void *)0x1234;
 
 	reset_counts();
-	ZC_BUG_ON(xa_ext_replace(xa, 5, xa_mk_value(1), GFP_KERNEL, &counting,
-				 &old));
-	ZC_BUG_ON(old);
-	ZC_BUG_ON(first_calls != 1);
-	ZC_BUG_ON(xa_ext_replace(xa, 5, xa_mk_value(2), GFP_KERNEL, &counting,
-				 &old));
-	ZC_BUG_ON(old != xa_mk_value(1));
-	ZC_BUG_ON(xa_load(xa, 5) != xa_mk_value(2));
-	ZC_BUG_ON(xa_ext_replace(xa, 1UL << 40, xa_mk_value(3), GFP_KERNEL,
-				 &counting, &old));
-	ZC_BUG_ON(old);
-	ZC_BUG_ON(first_calls != 1);
+	ZC_FAIL_IF(xa_ext_replace(xa, 5, xa_mk_value(1), GFP_KERNEL, &counting,
+				  &old));
+	ZC_FAIL_IF(old);
+	ZC_FAIL_IF(first_calls != 1);
+	ZC_FAIL_IF(xa_ext_replace(xa, 5, xa_mk_value(2), GFP_KERNEL, &counting,
+				  &old));
+	ZC_FAIL_IF(old != xa_mk_value(1));
+	ZC_FAIL_IF(xa_load(xa, 5) != xa_mk_value(2));
+	ZC_FAIL_IF(xa_ext_replace(xa, 1UL << 40, xa_mk_value(3), GFP_KERNEL,
+				  &counting, &old));
+	ZC_FAIL_IF(old);
+	ZC_FAIL_IF(first_calls != 1);
 
-	ZC_BUG_ON(xa_ext_erase(xa, 5, &counting) != xa_mk_value(2));
-	ZC_BUG_ON(last_calls != 0);
-	ZC_BUG_ON(xa_ext_erase(xa, 1UL << 40, &counting) != xa_mk_value(3));
-	ZC_BUG_ON(last_calls != 1);
-	ZC_BUG_ON(!xa_empty(xa));
+	ZC_FAIL_IF(xa_ext_erase(xa, 5, &counting) != xa_mk_value(2));
+	ZC_FAIL_IF(last_calls != 0);
+	ZC_FAIL_IF(xa_ext_erase(xa, 1UL << 40, &counting) != xa_mk_value(3));
+	ZC_FAIL_IF(last_calls != 1);
+	ZC_FAIL_IF(!xa_empty(xa));
 }
 
 static void check_refused_first(struct xarray *xa)
@@ -103,10 +103,10 @@ static void check_refused_first(struct xarray *xa)
 
 	reset_counts();
 	refuse_first = true;
-	ZC_BUG_ON(xa_ext_replace(xa, 7, xa_mk_value(7), GFP_KERNEL, &counting,
-				 &old) != -EBUSY);
-	ZC_BUG_ON(!xa_empty(xa));
-	ZC_BUG_ON(last_calls != 0);
+	ZC_FAIL_IF(xa_ext_replace(xa, 7, xa_mk_value(7), GFP_KERNEL, &counting,
+				  &old) != -EBUSY);
+	ZC_FAIL_IF(!xa_empty(xa));
+	ZC_FAIL_IF(last_calls != 0);
 }
 
 /* Erasing an absent index must not take the lock: we hold it. */
@@ -115,14 +115,14 @@ static void check_erase_absent_is_lockless(struct xarray *xa)
 	void *old;
 
 	reset_counts();
-	ZC_BUG_ON(xa_ext_replace(xa, 100, xa_mk_value(100), GFP_KERNEL,
-				 &counting, &old));
+	ZC_FAIL_IF(xa_ext_replace(xa, 100, xa_mk_value(100), GFP_KERNEL,
+				  &counting, &old));
 	xa_lock(xa);
-	ZC_BUG_ON(xa_ext_erase(xa, 101, &counting));
-	ZC_BUG_ON(xa_ext_erase(xa, 1UL << 30, &counting));
+	ZC_FAIL_IF(xa_ext_erase(xa, 101, &counting));
+	ZC_FAIL_IF(xa_ext_erase(xa, 1UL << 30, &counting));
 	xa_unlock(xa);
-	ZC_BUG_ON(xa_ext_erase(xa, 100, &counting) != xa_mk_value(100));
-	ZC_BUG_ON(last_calls != 1);
+	ZC_FAIL_IF(xa_ext_erase(xa, 100, &counting) != xa_mk_value(100));
+	ZC_FAIL_IF(last_calls != 1);
 }
 
 static unsigned long released, released_sum;
@@ -142,19 +142,19 @@ static void check_drain(struct xarray *xa)
 	for (i = 0; i < 1000; i++) {
 		unsigned long index = i * 977 + (i & 7);
 
-		ZC_BUG_ON(xa_ext_replace(xa, index, xa_mk_value(i), GFP_KERNEL,
-					 &counting, &old));
+		ZC_FAIL_IF(xa_ext_replace(xa, index, xa_mk_value(i), GFP_KERNEL,
+					  &counting, &old));
 		sum += i;
 	}
 	released = 0;
 	released_sum = 0;
-	ZC_BUG_ON(xa_ext_drain(xa, count_release, NULL, &counting) != 1000);
-	ZC_BUG_ON(released != 1000);
-	ZC_BUG_ON(released_sum != sum);
-	ZC_BUG_ON(first_calls != 1 || last_calls != 1);
-	ZC_BUG_ON(!xa_empty(xa));
-	ZC_BUG_ON(xa_ext_drain(xa, count_release, NULL, &counting) != 0);
-	ZC_BUG_ON(last_calls != 1);
+	ZC_FAIL_IF(xa_ext_drain(xa, count_release, NULL, &counting) != 1000);
+	ZC_FAIL_IF(released != 1000);
+	ZC_FAIL_IF(released_sum != sum);
+	ZC_FAIL_IF(first_calls != 1 || last_calls != 1);
+	ZC_FAIL_IF(!xa_empty(xa));
+	ZC_FAIL_IF(xa_ext_drain(xa, count_release, NULL, &counting) != 0);
+	ZC_FAIL_IF(last_calls != 1);
 }
 
 /* Pointer entries are allocator handles: 8-byte aligned kernel pointers. */
@@ -163,18 +163,18 @@ static void check_pointer_entries(struct xarray *xa)
 	unsigned long *obj = kmalloc(sizeof(*obj), GFP_KERNEL);
 	void *old;
 
-	ZC_BUG_ON(!obj);
+	ZC_FAIL_IF(!obj);
 	if (!obj)
 		return;
-	ZC_BUG_ON(xa_ext_replace(xa, 0, obj, GFP_KERNEL, NULL, &old));
-	ZC_BUG_ON(xa_load(xa, 0) != obj);
-	ZC_BUG_ON(xa_is_value(xa_load(xa, 0)));
-	ZC_BUG_ON(xa_ext_replace(xa, 0, xa_mk_value(0), GFP_KERNEL, NULL,
-				 &old));
-	ZC_BUG_ON(old != obj);
-	ZC_BUG_ON(!xa_is_value(xa_load(xa, 0)) ||
-		  xa_to_value(xa_load(xa, 0)) != 0);
-	ZC_BUG_ON(xa_ext_erase(xa, 0, NULL) != xa_mk_value(0));
+	ZC_FAIL_IF(xa_ext_replace(xa, 0, obj, GFP_KERNEL, NULL, &old));
+	ZC_FAIL_IF(xa_load(xa, 0) != obj);
+	ZC_FAIL_IF(xa_is_value(xa_load(xa, 0)));
+	ZC_FAIL_IF(xa_ext_replace(xa, 0, xa_mk_value(0), GFP_KERNEL, NULL,
+				  &old));
+	ZC_FAIL_IF(old != obj);
+	ZC_FAIL_IF(!xa_is_value(xa_load(xa, 0)) ||
+		   xa_to_value(xa_load(xa, 0)) != 0);
+	ZC_FAIL_IF(xa_ext_erase(xa, 0, NULL) != xa_mk_value(0));
 	kfree(obj);
 }
 
@@ -230,20 +230,20 @@ static void check_load_erase_race(struct xarray *xa)
 	atomic_set(&race_bad, 0);
 	writer = kthread_run(race_writer, xa, "test_zcache_w");
 	reader = kthread_run(race_reader, xa, "test_zcache_r");
-	ZC_BUG_ON(IS_ERR(writer) || IS_ERR(reader));
+	ZC_FAIL_IF(IS_ERR(writer) || IS_ERR(reader));
 	msleep(300);
 	if (!IS_ERR(writer))
 		kthread_stop(writer);
 	if (!IS_ERR(reader))
 		kthread_stop(reader);
-	ZC_BUG_ON(atomic_read(&race_bad));
+	ZC_FAIL_IF(atomic_read(&race_bad));
 	xa_ext_drain(xa, count_release, NULL, NULL);
-	ZC_BUG_ON(!xa_empty(xa));
+	ZC_FAIL_IF(!xa_empty(xa));
 }
 
 /*********************************
-* compression
-**********************************/
+ * compression
+ *********************************/
 static void fill_text(u8 *p)
 {
 	static const char words[] =
@@ -277,36 +277,36 @@ static void check_compressor(int id, struct page *src, struct page *dst)
 	struct zcomp_cpu *zc;
 	int ret;
 
-	ZC_BUG_ON(zcomp_prepare(id));
-	ZC_BUG_ON(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_prepare(id));
+	ZC_FAIL_IF(!zcomp_ready(id));
 
 	fill_text(page_address(src));
-	ZC_BUG_ON(roundtrip(id, src, dst));
+	ZC_FAIL_IF(roundtrip(id, src, dst));
 	memset(page_address(src), 0, PAGE_SIZE);
-	ZC_BUG_ON(roundtrip(id, src, dst));
+	ZC_FAIL_IF(roundtrip(id, src, dst));
 	get_random_bytes(page_address(src), PAGE_SIZE);
-	ZC_BUG_ON(roundtrip(id, src, dst));
+	ZC_FAIL_IF(roundtrip(id, src, dst));
 
 	/* Garbage must fail cleanly, not crash or fill the page. */
 	zc = zcomp_cpu_get();
 	get_random_bytes(zcomp_cpu_buffer(zc), 200);
 	ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), 200, dst);
 	zcomp_cpu_put(zc);
-	ZC_BUG_ON(!ret);
+	ZC_FAIL_IF(!ret);
 }
 
 /*********************************
-* runner
-**********************************/
+ * runner
+ *********************************/
 static unsigned int case_no;
 static DEFINE_XARRAY(array);
 
 static void ktap_case(const char *name, void (*fn)(struct xarray *),
 		      struct xarray *xa)
 {
-	case_failed = 0;
+	failed_in_case = 0;
 	fn(xa);
-	pr_info("%sok %u %s\n", case_failed ? "not " : "", ++case_no, name);
+	pr_info("%sok %u %s\n", failed_in_case ? "not " : "", ++case_no, name);
 }
 
 #define RUN(fn, xa) ktap_case(#fn, fn, xa)
@@ -314,14 +314,14 @@ static void ktap_case(const char *name, void (*fn)(struct xarray *),
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, cases = 6;
+	int id, ncases = 6;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
-			cases++;
+			ncases++;
 
 	pr_info("KTAP version 1\n");
-	pr_info("1..%d\n", cases);
+	pr_info("1..%d\n", ncases);
 	RUN(check_replace, &array);
 	RUN(check_refused_first, &array);
 	RUN(check_erase_absent_is_lockless, &array);
@@ -334,12 +334,12 @@ static int __init test_zcache_init(void)
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
 		if (zcomp_lookup(zcomp_name(id)) != id || !zcomp_available(id))
 			continue;
-		case_failed = 0;
-		ZC_BUG_ON(!src || !dst);
+		failed_in_case = 0;
+		ZC_FAIL_IF(!src || !dst);
 		if (src && dst)
 			check_compressor(id, src, dst);
 		pr_info("%sok %u compress_roundtrip_%s\n",
-			case_failed ? "not " : "", ++case_no, zcomp_name(id));
+			failed_in_case ? "not " : "", ++case_no, zcomp_name(id));
 	}
 	if (src)
 		__free_page(src);
