@@ -6,7 +6,6 @@
 #                      zcache, print the stats (KERNEL=6.1 by default)
 # make check           the whole test suite; ends with "N passed, N failed"
 # make lint            checkpatch --strict, W=1, sparse, kernel-doc
-# make bench           benchmarks against stock zswap, zram and disk swap
 # make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -31,7 +30,4 @@ check:
 lint:
 	scripts/lint.sh
 
-bench:
-	scripts/bench.sh $(KERNEL)
-
-.PHONY: all modules clean demo check lint bench
+.PHONY: all modules clean demo check lint

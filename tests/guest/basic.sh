@@ -16,6 +16,8 @@ check "basic: debugfs has every stat" sh -c '
 check "basic: zswap data path redirected" sh -c \
 	'grep -q "^zswap_frontswap_store.*->" /sys/kernel/tracing/enabled_functions ||
 	 grep -q "^zswap_frontswap_store" /sys/kernel/tracing/enabled_functions'
+check "basic: ftrace_enabled=0 refused while attached (PERMANENT)" sh -c \
+	'! echo 0 > /proc/sys/kernel/ftrace_enabled && [ "$(cat /proc/sys/kernel/ftrace_enabled)" = 1 ]'
 
 if insmod /zcache/test_zcache.ko; then
 	pass "basic: in-kernel self-test"
@@ -23,7 +25,9 @@ if insmod /zcache/test_zcache.ko; then
 else
 	fail "basic: in-kernel self-test" "test_zcache refused to load"
 fi
-dmesg | grep -E 'test_zcache|^\s*(ok|not ok) ' | sed 's/^/    /'
+dmesg | grep 'test_zcache:' | sed 's/^/    /'
+check "basic: self-test reports every case ok" sh -c \
+	'dmesg | grep -q "test_zcache: [0-9]* of [0-9]* tests passed" && ! dmesg | grep -q "test_zcache: not ok"'
 
 swap_on /dev/vda
 
