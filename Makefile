@@ -6,10 +6,15 @@
 #                      zcache, print the stats (KERNEL=6.1 by default)
 # make check           the whole test suite; ends with "N passed, N failed"
 # make lint            checkpatch --strict, W=1, sparse, kernel-doc
+# make dkms-install    register, build and install with DKMS (as root)
+# make dkms-remove     remove it from DKMS again
 # make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.1
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC := /usr/src/zcache-$(VERSION)
+DKMS_FILES := Kbuild Makefile dkms.conf *.c *.h attach compress tests/kmod
 
 all: modules
 
@@ -30,4 +35,15 @@ check:
 lint:
 	scripts/lint.sh
 
-.PHONY: all modules clean demo check lint
+dkms-install:
+	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
+	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
+	dkms add zcache/$(VERSION)
+	dkms build zcache/$(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
+	dkms install zcache/$(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
+
+dkms-remove:
+	-dkms remove zcache/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+.PHONY: all modules clean demo check lint dkms-install dkms-remove

@@ -723,6 +723,14 @@ static int zcache_debugfs_pool_size_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(zcache_debugfs_pool_size_fops,
 			 zcache_debugfs_pool_size_get, NULL, "%llu\n");
 
+static int zcache_debugfs_pool_limit_reached_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(zcache_pool_reached_full);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(zcache_debugfs_pool_limit_reached_fops,
+			 zcache_debugfs_pool_limit_reached_get, NULL, "%llu\n");
+
 static void zcache_debugfs_init(void)
 {
 	int item;
@@ -736,6 +744,9 @@ static void zcache_debugfs_init(void)
 	debugfs_create_file_unsafe("pool_total_size", 0444,
 				   zcache_debugfs_root, NULL,
 				   &zcache_debugfs_pool_size_fops);
+	debugfs_create_file_unsafe("pool_limit_reached", 0444,
+				   zcache_debugfs_root, NULL,
+				   &zcache_debugfs_pool_limit_reached_fops);
 }
 
 static void zcache_debugfs_exit(void)

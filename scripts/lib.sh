@@ -20,6 +20,15 @@ apt_ready() {
 	fi
 }
 
+# apt-get install, its chatter kept in $ZCACHE_CACHE/apt.log
+apt_install() {
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "$@" > "$ZCACHE_CACHE/apt.log" 2>&1; then
+		tail -n 20 "$ZCACHE_CACHE/apt.log" >&2
+		return 1
+	fi
+}
+
 # Install the Debian packages that provide the given commands/files.
 # usage: need_pkgs "cmd-or-path:package" ...
 need_pkgs() {
@@ -36,9 +45,7 @@ need_pkgs() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	apt_ready
 	log "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >&2 ||
-		die "cannot install ${missing[*]}"
+	apt_install "${missing[@]}" || die "cannot install ${missing[*]}"
 }
 
 need_host_tools() {

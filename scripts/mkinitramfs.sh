@@ -20,6 +20,7 @@ cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$ZCACHE_TOP/tests/guest/init" "$stage/init"
 cp "$ZCACHE_TOP"/tests/guest/*.sh "$stage/tests/"
 cp "$build/swaptest" "$stage/bin/swaptest"
+install -m 0755 "$ZCACHE_TOP/scripts/zcache-stat" "$ZCACHE_TOP/scripts/zcache-load" "$stage/bin/"
 cp "$build"/*.ko "$stage/zcache/"
 
 # Modules, dependencies first, in the order modprobe would load them.

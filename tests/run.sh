@@ -13,7 +13,7 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 kernels=${ZCACHE_KERNELS:-6.1}
-groups=${ZCACHE_GROUPS:-basic params devices zswap}
+groups=${ZCACHE_GROUPS:-basic params devices zswap tools}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 passed=0
@@ -21,6 +21,18 @@ failed=0
 
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+
+# Count the PASS/FAIL lines of a host-side checker on stdin.
+relay() {
+	local k=$1 line
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) pass "[$k] ${line#PASS }" ;;
+		"FAIL "*) fail "[$k] ${line#FAIL }" ;;
+		*) echo "$line" ;;
+		esac
+	done
+}
 
 # Count the guest's verdicts in LOG for GROUP on KERNEL.
 judge_log() {
@@ -38,6 +50,14 @@ judge_log() {
 		return
 	fi
 	pass "[$k] $g: guest ran to the end"
+	# zcache-stat --json output the guest printed must parse.
+	while IFS= read -r line; do
+		if printf '%s' "${line#ZT: JSON }" | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["stats"]["stored_pages"] > 0 and "compressor" in d["params"] and d["derived"]["ratio"] > 1' 2>/dev/null; then
+			pass "[$k] $g: zcache-stat --json is valid JSON with the stats"
+		else
+			fail "[$k] $g: zcache-stat --json is valid JSON with the stats" "$line"
+		fi
+	done < <(tr -d '\r' < "$log" | grep -a '^ZT: JSON ')
 	dmesg_bad=$(tr -d '\r' < "$log" | sed -n '/^ZT: DMESG-BEGIN/,/^ZT: DMESG-END/p' |
 		grep -aE 'BUG:|WARNING:|Oops|Call Trace|general protection|kernel BUG|soft lockup|hung_task|blocked for more than')
 	if [ -n "$dmesg_bad" ]; then
@@ -75,13 +95,11 @@ for k in $kernels; do
 	fi
 	pass "[$k] build $KVER with W=1, no warnings"
 	host_checks "$k" "$build"
-	while IFS= read -r line; do
-		case $line in
-		"PASS "*) pass "[$k] ${line#PASS }" ;;
-		"FAIL "*) fail "[$k] ${line#FAIL }" ;;
-		*) echo "$line" ;;
-		esac
-	done < <("$ZCACHE_TOP/scripts/lint.sh" "$envfile" 2>&1)
+	relay "$k" < <("$ZCACHE_TOP/scripts/lint.sh" "$envfile" 2>&1)
+	case " $groups " in
+	*" tools "*)
+		relay "$k" < <("$ZCACHE_TOP/scripts/dkms-test.sh" "$envfile" "$build" 2>&1) ;;
+	esac
 
 	initrd=$build/initramfs.gz
 	if ! "$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$initrd"; then

@@ -5,6 +5,7 @@ MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
 WS_MB=$(( MEM_MB * 3 / 2 ))
 
 show_stats() {
+	zcache-stat
 	echo "--- /sys/kernel/debug/zcache ---"
 	for f in "$ZC"/*; do printf '  %-22s %s\n' "$(basename "$f")" "$(cat "$f")"; done
 	S=$(stat_ stored_pages) Z=$(stat_ zero_pages) P=$(stat_ pool_total_size)
@@ -16,7 +17,7 @@ show_stats() {
 	for f in "$ZP"/*; do printf '  %-26s %s\n' "$(basename "$f")" "$(cat "$f")"; done
 }
 
-load_zcache || { fail demo "insmod zcache failed"; return; }
+zcache-load /zcache/zcache.ko || { fail demo "zcache-load failed"; return; }
 swap_on /dev/vda
 echo "swapping ${WS_MB} MB of mixed text, binaries and 10% zero pages through ${MEM_MB} MB of RAM"
 at_checkpoint() {

@@ -8,6 +8,8 @@ WS_MB=$(( MEM_MB * 3 / 2 ))
 ZS=/sys/kernel/debug/zswap
 
 check "zswap: stock zswap enabled at boot" [ "$(cat /sys/module/zswap/parameters/enabled)" = Y ]
+check "zswap: zcache-load refuses while zswap is enabled" sh -c \
+	'! zcache-load /zcache/zcache.ko 2>/tmp/zl.err && grep -q "stock zswap is enabled" /tmp/zl.err && [ ! -d /sys/module/zcache ]'
 swap_on /dev/vda
 
 at_checkpoint() {

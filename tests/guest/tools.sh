@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "tools": the operator tools in the guest.  zcache-load attaches the
+# DKMS-built module (when the host built one), zcache-stat's figures match
+# the debugfs files, and both fail clearly when they should.
+
+MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+WS_MB=$(( MEM_MB * 3 / 2 ))
+
+check "tools: zcache-stat without zcache exits 1 with a message" sh -c \
+	'! zcache-stat 2>/tmp/zs.err && grep -q "zcache is not loaded" /tmp/zs.err'
+
+module=/zcache/zcache.ko
+[ -f /zcache/zcache-dkms.ko ] && module=/zcache/zcache-dkms.ko
+info "loading $module"
+check "tools: zcache-load attaches $module" zcache-load "$module" compressor=zstd
+check "tools: zcache-load passed the parameters on" [ "$(param compressor)" = zstd ]
+check "tools: zcache-load on a loaded zcache is a no-op" zcache-load "$module"
+swap_on /dev/vda
+
+# zcache-stat --raw against the debugfs files, while the pages are held.
+raw_matches_debugfs() {
+	zcache-stat --raw > /tmp/raw
+	for f in "$ZC"/*; do
+		k=$(basename "$f")
+		want=$(cat "$f")
+		got=$(sed -n "s/^$k=//p" /tmp/raw)
+		if [ "$got" != "$want" ]; then
+			echo "    $k: zcache-stat says '$got', debugfs '$want'"
+			return 1
+		fi
+	done
+	return 0
+}
+at_checkpoint() {
+	zcache-stat | sed 's/^/    /'
+	check "tools: zcache-stat --raw equals every debugfs file" raw_matches_debugfs
+	check "tools: zcache-stat --raw has the derived figures" sh -c \
+		'grep -q "^ratio=[0-9]" /tmp/raw && grep -q "^saved_bytes=[0-9]" /tmp/raw && grep -q "^pool_limit_bytes=[0-9]" /tmp/raw'
+	check "tools: zcache-stat reports the compression ratio" sh -c \
+		'zcache-stat | grep -q "^ratio  *[0-9]*\.[0-9][0-9] without zero pages"'
+	echo "ZT: JSON $(zcache-stat --json)"
+	check "tools: zcache-stat --watch redraws" sh -c \
+		'timeout 3 zcache-stat --watch 1 > /tmp/watch; [ $(grep -c "^stored " /tmp/watch) -ge 2 ]'
+}
+run_checkpointed "tools: workload under zcache-load verified" mixed -m $WS_MB -s 61
+
+umount /sys/kernel/debug
+check "tools: zcache-stat without debugfs exits 1 with a message" sh -c \
+	'! zcache-stat 2>/tmp/zs.err && grep -q "debugfs mounted" /tmp/zs.err'
+mount -t debugfs debugfs /sys/kernel/debug
+check "tools: zcache-stat rejects a bad option" sh -c '! zcache-stat --watch x 2>/dev/null'
+
+swapoff /dev/vda
+check "tools: rmmod" rmmod zcache
