@@ -102,7 +102,8 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
  * @arg:     passed to @release
  * @occ:     occupancy callbacks, or NULL
  *
- * Context: any that may take xa_lock; never sleeps.
+ * Context: any that may take xa_lock; never sleeps; takes no lock if
+ * @xa is empty.
  * Return: how many entries were erased.
  */
 unsigned long xa_ext_drain(struct xarray *xa,
@@ -112,6 +113,10 @@ unsigned long xa_ext_drain(struct xarray *xa,
 	XA_STATE(xas, xa, 0);
 	unsigned long erased = 0;
 	void *entry;
+
+	/* The usual case (swapoff after every slot was freed) takes no lock. */
+	if (xa_empty(xa))
+		return 0;
 
 	xas_lock(&xas);
 	xas_for_each(&xas, entry, ULONG_MAX) {

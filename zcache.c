@@ -42,7 +42,6 @@
 #include <linux/string.h>
 #include <linux/swap.h>
 #include <linux/xarray.h>
-#include <asm/unaligned.h>
 
 #include "compress/zcomp.h"
 #include "xarray_ext.h"
@@ -439,6 +438,7 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	struct zcomp_cpu *zc;
 	unsigned int dlen;
 	u8 *dst;
+	u16 hdr;
 	int ret;
 
 	zc = zcomp_cpu_get();
@@ -469,9 +469,9 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 		goto put_zcomp;
 	}
 
+	hdr = FIELD_PREP(ZCACHE_HDR_LEN, dlen) | FIELD_PREP(ZCACHE_HDR_COMP, id);
 	dst = zcache_pool_map(zcache_pool, *handle, true);
-	put_unaligned(FIELD_PREP(ZCACHE_HDR_LEN, dlen) |
-		      FIELD_PREP(ZCACHE_HDR_COMP, id), (u16 *)dst);
+	memcpy(dst, &hdr, ZCACHE_HDR_SIZE);
 	memcpy(dst + ZCACHE_HDR_SIZE, zcomp_cpu_buffer(zc), dlen);
 	zcache_pool_unmap(zcache_pool, *handle);
 
@@ -494,7 +494,7 @@ static int zcache_decompress(unsigned long handle, struct page *page)
 
 	zc = zcomp_cpu_get();
 	src = zcache_pool_map(zcache_pool, handle, false);
-	hdr = get_unaligned((const u16 *)src);
+	memcpy(&hdr, src, ZCACHE_HDR_SIZE);
 	slen = FIELD_GET(ZCACHE_HDR_LEN, hdr);
 	id = FIELD_GET(ZCACHE_HDR_COMP, hdr);
 	if (slen <= PAGE_SIZE)

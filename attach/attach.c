@@ -25,12 +25,15 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fs.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
+#include <linux/page-flags.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
@@ -139,9 +142,179 @@ static struct zcache_hook zcache_hooks[] = {
 };
 
 static const char zcache_method[] = "ftrace redirect of zswap_frontswap_*";
+
+/* Pages zswap holds stay zswap's: frontswap drops a duplicate first. */
+static int zcache_attach_preflight(void)
+{
+	return 0;
+}
 #else
-#error "this kernel has no frontswap: its attach method is not written yet"
-#endif
+/*
+ * Linux 6.5 and later: no frontswap; mm/page_io.c and mm/swapfile.c call
+ * zswap_store(), zswap_load() and zswap_invalidate() directly, and
+ * swapon/swapoff call zswap_swapon()/zswap_swapoff().  Zero-filled pages
+ * never get here: the swap core's zeromap takes them first.
+ */
+static bool zcache_zswap_store(struct folio *folio)
+{
+	swp_entry_t swp = folio->swap;
+	long i, nr = folio_nr_pages(folio);
+	int idx, ret;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	if (folio_test_large(folio)) {
+		/* As zswap: to disk, and no stale copy of a subpage survives. */
+		for (i = 0; i < nr; i++)
+			zcache_invalidate(swp_type(swp), swp_offset(swp) + i);
+		ret = -E2BIG;
+	} else {
+		ret = zcache_store(swp_type(swp), swp_offset(swp),
+				   folio_page(folio, 0));
+	}
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return !ret;
+}
+
+/*
+ * Returning true without marking the folio uptodate fails the read (the
+ * fault gets SIGBUS), which beats reading a swap slot that was never
+ * written.  A swap cache load is exclusive, as zswap's: the entry goes,
+ * and the folio is dirtied so that it is written out again if needed.
+ */
+static bool zcache_zswap_load(struct folio *folio)
+{
+	swp_entry_t swp = folio->swap;
+	bool swapcache = folio_test_swapcache(folio);
+	int idx, ret;
+
+	if (WARN_ON_ONCE(folio_test_large(folio)))
+		return true;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	ret = zcache_load(swp_type(swp), swp_offset(swp), folio_page(folio, 0),
+			  swapcache);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	if (ret == -ENOENT)
+		return false;
+	if (ret)
+		return true;
+	if (swapcache)
+		folio_mark_dirty(folio);
+	folio_mark_uptodate(folio);
+	return true;
+}
+
+static void zcache_zswap_invalidate(swp_entry_t swp)
+{
+	int idx;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	zcache_invalidate(swp_type(swp), swp_offset(swp));
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+}
+
+/*
+ * do_swap_page() swaps in large folios only while zswap was never
+ * enabled; zcache cannot load a large folio, so while attached it says
+ * "enabled" and every swap-in is order 0.
+ */
+static bool zcache_zswap_never_enabled(void)
+{
+	return false;
+}
+
+static bool zcache_owns_folio(struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+
+	return zcache_holds(swp_type(folio->swap), swp_offset(folio->swap));
+}
+
+static bool zcache_owns_swp_entry(struct pt_regs *regs)
+{
+	swp_entry_t swp = { .val = regs_get_kernel_argument(regs, 0) };
+
+	return zcache_holds(swp_type(swp), swp_offset(swp));
+}
+
+static void zcache_observe_swapon(struct pt_regs *regs)
+{
+	zcache_swapon(regs_get_kernel_argument(regs, 0));
+}
+
+static void zcache_observe_swapoff(struct pt_regs *regs)
+{
+	zcache_swapoff(regs_get_kernel_argument(regs, 0));
+}
+
+/* As above: observers, delegating redirects, then what lets pages in. */
+static struct zcache_hook zcache_hooks[] = {
+	{ .name = "zswap_swapon", .observe = zcache_observe_swapon },
+	{ .name = "zswap_swapoff", .observe = zcache_observe_swapoff },
+	{ .name = "zswap_invalidate", .target = zcache_zswap_invalidate,
+	  .owns = zcache_owns_swp_entry },
+	{ .name = "zswap_load", .target = zcache_zswap_load,
+	  .owns = zcache_owns_folio },
+	{ .name = "zswap_never_enabled",
+	  .target = zcache_zswap_never_enabled },
+	{ .name = "zswap_store", .target = zcache_zswap_store },
+};
+
+static const char zcache_method[] = "ftrace redirect of zswap_store/load/invalidate";
+
+static int zcache_read_file(const char *path, char *buf, size_t size)
+{
+	struct file *file = filp_open(path, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t len;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	len = kernel_read(file, buf, size - 1, &pos);
+	filp_close(file, NULL);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	return 0;
+}
+
+/*
+ * Here it is zswap_store() that drops zswap's copy of a slot written
+ * again, and zcache takes its place: a page zswap held could go stale and
+ * be read back later.  So zcache attaches only while zswap is disabled
+ * and holds no page.
+ */
+static int zcache_attach_preflight(void)
+{
+	const size_t size = PAGE_SIZE;
+	unsigned long kb = 0;
+	char *buf, *line;
+	int ret = 0;
+
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (!zcache_read_file("/sys/module/zswap/parameters/enabled", buf, size) &&
+	    buf[0] == 'Y') {
+		pr_err("cannot attach: stock zswap is enabled; disable it first (echo N > /sys/module/zswap/parameters/enabled)\n");
+		ret = -EBUSY;
+		goto free_buf;
+	}
+	if (zcache_read_file("/proc/meminfo", buf, size)) {
+		pr_warn("cannot read /proc/meminfo to check that zswap holds no page\n");
+		goto free_buf;
+	}
+	line = strstr(buf, "\nZswapped:");
+	if (line && sscanf(line, "\nZswapped: %lu", &kb) == 1 && kb) {
+		pr_err("cannot attach: stock zswap holds %lu kB of swapped-out pages; swapoff (or swap them in) first\n",
+		       kb);
+		ret = -EBUSY;
+	}
+free_buf:
+	kfree(buf);
+	return ret;
+}
+#endif /* ZCACHE_ATTACH_FRONTSWAP */
 
 /*********************************
  * ftrace handlers
@@ -227,7 +400,7 @@ static void zcache_wait_for_callers(void)
  * zcache_attach() - redirect the kernel's swap cache hooks to zcache
  *
  * Either every hook is in place, or none is and a message names what the
- * kernel is missing.
+ * kernel is missing or what stands in the way.
  *
  * Context: process context, may sleep.
  * Return: 0 on success, a negative errno otherwise.
@@ -235,6 +408,10 @@ static void zcache_wait_for_callers(void)
 int zcache_attach(void)
 {
 	int i, ret;
+
+	ret = zcache_attach_preflight();
+	if (ret)
+		return ret;
 
 	for (i = 0; i < ARRAY_SIZE(zcache_hooks); i++) {
 		ret = zcache_hook_register(&zcache_hooks[i]);

@@ -96,8 +96,10 @@ for k in $kernels; do
 	pass "[$k] build $KVER with W=1, no warnings"
 	host_checks "$k" "$build"
 	relay "$k" < <("$ZCACHE_TOP/scripts/lint.sh" "$envfile" 2>&1)
-	case " $groups " in
-	*" tools "*)
+	# DKMS for real needs the kernel's headers package installed on this
+	# machine; 6.1's installs cleanly on Debian 12, 6.12's drags in an image.
+	case "$k: $groups " in
+	"6.1: "*" tools "*)
 		relay "$k" < <("$ZCACHE_TOP/scripts/dkms-test.sh" "$envfile" "$build" 2>&1) ;;
 	esac
 

@@ -8,11 +8,11 @@ MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
 WS_MB=$(( MEM_MB * 3 / 2 ))
 
 # An IPMODIFY user already on a data-path function: zcache must refuse.
-insmod /zcache/ipmodify_holder.ko
-check "devices: insmod refused while a livepatch-like user holds zswap_frontswap_load" \
+insmod /zcache/ipmodify_holder.ko func=$LOAD_FN
+check "devices: insmod refused while a livepatch-like user holds $LOAD_FN" \
 	sh -c '! insmod /zcache/zcache.ko'
 check "devices: the refusal names the function" sh -c \
-	'dmesg | grep -q "cannot attach: zswap_frontswap_load is already modified"'
+	"dmesg | grep -q 'cannot attach: $LOAD_FN is already modified'"
 check "devices: nothing of zcache left hooked after the refusal" sh -c \
 	'[ "$(grep -c "^zswap_" /sys/kernel/tracing/enabled_functions)" -eq 1 ]'
 grep '^zswap_' /sys/kernel/tracing/enabled_functions | sed 's/^/    /'

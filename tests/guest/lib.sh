@@ -6,6 +6,13 @@ ZC=/sys/kernel/debug/zcache
 ZP=/sys/module/zcache/parameters
 PAGE_KB=4
 
+# What the kernel calls: frontswap (up to 6.4) or zswap_*() directly.
+if [ -d /sys/kernel/debug/frontswap ]; then
+	FRONTSWAP=1 STORE_FN=zswap_frontswap_store LOAD_FN=zswap_frontswap_load
+else
+	FRONTSWAP=0 STORE_FN=zswap_store LOAD_FN=zswap_load
+fi
+
 pass() { echo "ZT: PASS $1"; }
 fail() { echo "ZT: FAIL $1: $2"; }
 info() { echo "ZT: INFO $*"; }

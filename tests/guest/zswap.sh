@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Group "zswap": the kernel booted with zswap enabled, and zswap holds
-# pages when zcache loads.  zcache takes the new stores and leaves zswap's
-# pages to zswap: every page verifies, nothing is lost.
+# pages when zcache loads.  With frontswap (6.1) zcache takes the new
+# stores and leaves zswap's pages to zswap; without it (6.5+) zcache
+# refuses to attach until zswap is disabled and empty.  Either way every
+# page verifies and nothing is lost.
 
 MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
 WS_MB=$(( MEM_MB * 3 / 2 ))
@@ -11,6 +13,34 @@ check "zswap: stock zswap enabled at boot" [ "$(cat /sys/module/zswap/parameters
 check "zswap: zcache-load refuses while zswap is enabled" sh -c \
 	'! zcache-load /zcache/zcache.ko 2>/tmp/zl.err && grep -q "stock zswap is enabled" /tmp/zl.err && [ ! -d /sys/module/zcache ]'
 swap_on /dev/vda
+
+if [ $FRONTSWAP = 0 ]; then
+	at_checkpoint() {
+		zswap_held=$(cat $ZS/stored_pages)
+		check "zswap: zswap holds pages" gt "$zswap_held" 1000
+		check "zswap: insmod refused while zswap is enabled" sh -c \
+			'! insmod /zcache/zcache.ko && dmesg | grep -q "cannot attach: stock zswap is enabled"'
+		echo N > /sys/module/zswap/parameters/enabled
+		check "zswap: insmod refused while disabled zswap still holds pages" sh -c \
+			'! insmod /zcache/zcache.ko && dmesg | grep -q "cannot attach: stock zswap holds"'
+		check "zswap: nothing hooked after the refusals" sh -c \
+			'! grep -q "^zswap_" /sys/kernel/tracing/enabled_functions'
+	}
+	run_checkpointed "zswap: pages held by zswap across refused insmods verified" \
+		mixed -m $WS_MB -s 51
+	swapoff /dev/vda
+	check "zswap: insmod once zswap is disabled and empty" load_zcache
+	swap_on /dev/vda
+	echo Y > /sys/module/zswap/parameters/enabled
+	run_plain "zswap: zswap re-enabled under zcache stores nothing, data verified" \
+		mixed -m $WS_MB -s 52
+	check "zswap: zswap stored nothing while zcache was attached" \
+		eq "$(cat $ZS/stored_pages)" 0
+	check "zswap: zcache took the stores" gt "$(stat_ stores)" 1000
+	swapoff /dev/vda
+	check "zswap: rmmod zcache" rmmod zcache
+	return 0
+fi
 
 at_checkpoint() {
 	zswap_held=$(cat $ZS/stored_pages)
