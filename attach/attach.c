@@ -148,7 +148,7 @@ static int zcache_attach_preflight(void)
 {
 	return 0;
 }
-#else
+#elif ZCACHE_ATTACH_ZSWAP_CALLS
 /*
  * Linux 6.5 and later: no frontswap; mm/page_io.c and mm/swapfile.c call
  * zswap_store(), zswap_load() and zswap_invalidate() directly, and
@@ -314,7 +314,17 @@ free_buf:
 	kfree(buf);
 	return ret;
 }
-#endif /* ZCACHE_ATTACH_FRONTSWAP */
+#else
+/* No zswap, no frontswap: the swap core calls no hook at all. */
+static struct zcache_hook zcache_hooks[] = { };
+static const char zcache_method[] = "nothing (no zswap in this kernel)";
+
+static int zcache_attach_preflight(void)
+{
+	pr_err("cannot attach: this kernel is built without zswap (CONFIG_ZSWAP, and CONFIG_FRONTSWAP before 6.5), so its swap core calls no hook zcache could take\n");
+	return -ENODEV;
+}
+#endif
 
 /*********************************
  * ftrace handlers
@@ -436,9 +446,9 @@ unregister_hooks:
  */
 void zcache_detach(void)
 {
-	int i;
+	int i = ARRAY_SIZE(zcache_hooks);
 
-	for (i = ARRAY_SIZE(zcache_hooks) - 1; i >= 0; i--)
+	while (--i >= 0)
 		zcache_hook_unregister(&zcache_hooks[i]);
 	zcache_wait_for_callers();
 }

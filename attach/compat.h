@@ -12,15 +12,20 @@
 #include <linux/version.h>
 
 /*
- * How the swap core reaches a swap cache backend.  Up to 6.4 it calls the
- * frontswap ops that zswap registered at boot (frontswap_register_ops() is
- * not exported and its single slot is taken); from 6.5 on it calls
- * zswap_store() and friends directly.
+ * How the swap core reaches a swap cache backend.  Up to 6.4 (the kernels
+ * that still have linux/frontswap.h) it calls the frontswap ops that
+ * zswap registered at boot: frontswap_register_ops() is not exported and
+ * its single slot is taken.  From 6.5 on it calls zswap_store() and
+ * friends directly.  A kernel without frontswap or zswap (Debian's cloud
+ * flavours) calls nothing zcache could take: the module builds there and
+ * insmod fails saying so.
  */
-#if IS_ENABLED(CONFIG_FRONTSWAP)
-#define ZCACHE_ATTACH_FRONTSWAP	1
+#if __has_include(<linux/frontswap.h>)
+#define ZCACHE_ATTACH_FRONTSWAP		IS_ENABLED(CONFIG_FRONTSWAP)
+#define ZCACHE_ATTACH_ZSWAP_CALLS	0
 #else
-#define ZCACHE_ATTACH_FRONTSWAP	0
+#define ZCACHE_ATTACH_FRONTSWAP		0
+#define ZCACHE_ATTACH_ZSWAP_CALLS	IS_ENABLED(CONFIG_ZSWAP)
 #endif
 
 /* The instruction pointer setter was renamed in 6.8. */
@@ -34,8 +39,5 @@
 #error "zcache needs CONFIG_DYNAMIC_FTRACE_WITH_REGS to redirect zswap"
 #endif
 
-#if !IS_ENABLED(CONFIG_ZSWAP)
-#error "zcache attaches to zswap's entry points: the kernel needs CONFIG_ZSWAP"
-#endif
 
 #endif /* _ZCACHE_ATTACH_COMPAT_H */

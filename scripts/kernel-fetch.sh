@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/kernel-fetch.sh LINE [FLAVOUR] - get a Debian kernel to test on
+# scripts/kernel-fetch.sh KERNEL - get a Debian kernel to test on
 #
-# LINE is 6.1 or 6.12, FLAVOUR amd64 (default), cloud-amd64 or rt-amd64.
+# KERNEL is a line, 6.1 or 6.12, optionally with a flavour: 6.1-rt,
+# 6.12-cloud (amd64 when none is given).
 # Resolves the newest image of that line in the archive, downloads the
 # image, headers, headers-common and kbuild packages, extracts them under
 # $ZCACHE_CACHE/kernels/<version>, and prints the path of an env file with
@@ -11,13 +12,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-line=${1:?usage: kernel-fetch.sh 6.1|6.12 [flavour]}
-flavour=${2:-amd64}
+kernel=${1:?usage: kernel-fetch.sh 6.1|6.12[-cloud|-rt]}
+line=${kernel%%-*}
+flavour=amd64
+[ "$line" = "$kernel" ] || flavour=${kernel#*-}-amd64
 
 case $line in
 6.1)	pattern="^linux-image-6\.1\.0-[0-9]+-${flavour}\$" ;;
 6.12)	pattern="^linux-image-6\.12\.[0-9]+\+deb12-${flavour}\$" ;;
-*)	die "unknown kernel line '$line' (6.1 or 6.12)" ;;
+*)	die "unknown kernel '$kernel' (6.1 or 6.12, optionally -cloud or -rt)" ;;
 esac
 
 need_pkgs depmod:kmod dpkg-deb:dpkg
