@@ -78,10 +78,22 @@ DEFINE_STATIC_SRCU(zcache_attach_srcu);
 static int zcache_frontswap_store(unsigned int type, pgoff_t offset,
 				  struct page *page)
 {
+	long i, nr = thp_nr_pages(page);
 	int idx, ret;
 
 	idx = srcu_read_lock(&zcache_attach_srcu);
-	ret = zcache_store(type, offset, page);
+	if (PageTransHuge(page)) {
+		/*
+		 * frontswap hands over a THP by its head page; its subpages
+		 * are not ours to drop.  As zswap: to disk, and no stale copy
+		 * of any subpage survives.
+		 */
+		for (i = 0; i < nr; i++)
+			zcache_invalidate(type, offset + i);
+		ret = -E2BIG;
+	} else {
+		ret = zcache_store(type, offset, page);
+	}
 	srcu_read_unlock(&zcache_attach_srcu, idx);
 	return ret;
 }

@@ -12,15 +12,16 @@
 #include <linux/version.h>
 
 /*
- * How the swap core reaches a swap cache backend.  Up to 6.4 (the kernels
- * that still have linux/frontswap.h) it calls the frontswap ops that
- * zswap registered at boot: frontswap_register_ops() is not exported and
- * its single slot is taken.  From 6.5 on it calls zswap_store() and
- * friends directly.  A kernel without frontswap or zswap (Debian's cloud
- * flavours) calls nothing zcache could take: the module builds there and
- * insmod fails saying so.
+ * How the swap core reaches a swap cache backend.  Up to 6.4 it calls the
+ * frontswap ops that zswap registered at boot: frontswap_register_ops()
+ * is not exported and its single slot is taken.  6.5 removed frontswap
+ * and calls zswap_store() and friends directly; nothing in the headers
+ * tells the two apart (sparse does not evaluate __has_include), so this
+ * one is a version test.  A kernel without frontswap or zswap (Debian's
+ * cloud flavours) calls nothing zcache could take: the module builds
+ * there and insmod fails saying so.
  */
-#if __has_include(<linux/frontswap.h>)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 #define ZCACHE_ATTACH_FRONTSWAP		IS_ENABLED(CONFIG_FRONTSWAP)
 #define ZCACHE_ATTACH_ZSWAP_CALLS	0
 #else

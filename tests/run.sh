@@ -123,7 +123,7 @@ for k in $kernels; do
 		esac
 		t0=$(date +%s)
 		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" "$g" \
-			"$disks" "${ZCACHE_VM_MEM:-192}" "$extra"
+			"$disks" "${ZCACHE_VM_MEM:-256}" "$extra"
 		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
 		judge_log "$k" "$g" "$log"
 	done

@@ -28,6 +28,9 @@ dmesg | grep 'test_zcache:' | sed 's/^/    /'
 check "basic: self-test reports every case ok" sh -c \
 	'dmesg | grep -q "test_zcache: [0-9]* of [0-9]* tests passed" && ! dmesg | grep -q "test_zcache: not ok"'
 
+# Non-rotational, so whole THPs are swapped out as large folios.
+echo 0 > /sys/block/vda/queue/rotational
+echo madvise > /sys/kernel/mm/transparent_hugepage/enabled
 swap_on /dev/vda
 
 # Mixed real text/binary content with 10% zero pages.
@@ -88,6 +91,14 @@ at_checkpoint() {
 }
 seen_before=$(( $(stat_ stores) + $(stat_ reject_compress_poor) ))
 run_checkpointed "basic: MADV_PAGEOUT verified" pageout -m 32 -s 17
+
+# Whole THPs reach the cache as large folios (6.1: a THP head page through
+# frontswap); zcache sends them to disk and every page still verifies.
+thp_swpout() { awk '/^thp_swpout / {print $2}' /proc/vmstat; }
+thp_before=$(thp_swpout)
+run_plain "basic: THP-backed ${WS_MB}M verified" thp -m $WS_MB -s 18
+check "basic: whole THPs were swapped out ($(( $(thp_swpout) - thp_before )))" \
+	gt "$(thp_swpout)" "$thp_before"
 
 stats_line
 check "basic: no decompression failures" eq "$(stat_ decompress_fail)" 0

@@ -9,7 +9,7 @@
  *
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
  *                      [-c CORPUSDIR] [-C CHECKPOINTDIR]
- * MODE: mixed | zero | random | threads | fork | pageout
+ * MODE: mixed | zero | random | threads | fork | pageout | thp
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *
  * -C DIR: after filling, create DIR/filled and wait for DIR/go before
@@ -153,17 +153,22 @@ static unsigned char *read_corpus(const char *path, size_t *len)
 	return buf;
 }
 
+static int use_thp;
+
 static unsigned char *map_region(void)
 {
-	unsigned char *r = mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE,
+	const unsigned long huge = 2UL << 20;
+	unsigned char *r = mmap(NULL, npages * PAGE + huge,
+				PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (r == MAP_FAILED) {
 		perror("swaptest: mmap");
 		exit(2);
 	}
-	/* THP would swap 2 MB at a time; the tests want 4 KiB pages. */
-	madvise(r, npages * PAGE, MADV_NOHUGEPAGE);
+	r = (unsigned char *)(((unsigned long)r + huge - 1) & ~(huge - 1));
+	/* Most tests want 4 KiB pages; "thp" wants whole THPs swapped. */
+	madvise(r, npages * PAGE, use_thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	return r;
 }
 
@@ -425,6 +430,10 @@ int main(int argc, char **argv)
 		return run_fork();
 	if (!strcmp(mode, "pageout"))
 		return run_pageout();
+	if (!strcmp(mode, "thp")) {
+		use_thp = 1;
+		return run_fill_verify();
+	}
 	fprintf(stderr, "swaptest: unknown mode %s\n", mode);
 	return 2;
 }
