@@ -9,24 +9,24 @@
 #define _ZCACHE_ATTACH_COMPAT_H
 
 #include <linux/ftrace.h>
-#include <linux/version.h>
 
 /*
  * How the swap core reaches a swap cache backend.  Up to 6.4 it calls the
- * frontswap ops that zswap registered at boot: frontswap_register_ops()
- * is not exported and its single slot is taken.  6.5 removed frontswap
- * and calls zswap_store() and friends directly; nothing in the headers
- * tells the two apart (sparse does not evaluate __has_include), so this
- * one is a version test.  A kernel without frontswap or zswap (Debian's
- * cloud flavours) calls nothing zcache could take: the module builds
- * there and insmod fails saying so.
+ * frontswap ops that zswap registered at boot (zswap selects frontswap):
+ * frontswap_register_ops() is not exported and its single slot is taken.
+ * 6.5 removed frontswap and calls zswap_store() and friends directly.  A
+ * kernel with neither (Debian's cloud flavours) calls nothing zcache could
+ * take: the module builds there and insmod fails saying so.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-#define ZCACHE_ATTACH_FRONTSWAP		IS_ENABLED(CONFIG_FRONTSWAP)
+#if IS_ENABLED(CONFIG_FRONTSWAP)
+#define ZCACHE_ATTACH_FRONTSWAP		1
 #define ZCACHE_ATTACH_ZSWAP_CALLS	0
+#elif IS_ENABLED(CONFIG_ZSWAP)
+#define ZCACHE_ATTACH_FRONTSWAP		0
+#define ZCACHE_ATTACH_ZSWAP_CALLS	1
 #else
 #define ZCACHE_ATTACH_FRONTSWAP		0
-#define ZCACHE_ATTACH_ZSWAP_CALLS	IS_ENABLED(CONFIG_ZSWAP)
+#define ZCACHE_ATTACH_ZSWAP_CALLS	0
 #endif
 
 /* The instruction pointer setter was renamed in 6.8. */
@@ -39,6 +39,5 @@
 #if !IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
 #error "zcache needs CONFIG_DYNAMIC_FTRACE_WITH_REGS to redirect zswap"
 #endif
-
 
 #endif /* _ZCACHE_ATTACH_COMPAT_H */
