@@ -48,8 +48,6 @@ at_checkpoint() {
 run_checkpointed "devices: pages stored across a refused rmmod verified" \
 	mixed -m $WS_MB -s 42
 
-run_plain "devices: fork on two devices verified" fork -m $(( MEM_MB * 3 / 4 )) -s 43
-
 swapoff /dev/vda
 swapoff /dev/vdb
 stats_line
