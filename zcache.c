@@ -143,6 +143,14 @@ MODULE_PARM_DESC(zero_pages_enabled,
 /* A page of zeroes: an XArray value entry, nothing allocated. */
 #define ZCACHE_ZERO_ENTRY	xa_mk_value(0)
 
+/*
+ * Stores run inside reclaim (PF_MEMALLOC), where an allocation may dip
+ * into the emergency reserves that atomic allocations (block drivers
+ * among them) depend on.  A cache must not: without a page of its own it
+ * refuses, and the page goes to disk.
+ */
+#define ZCACHE_GFP_NODE		(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
+
 /* The header at the start of every compressed object */
 #define ZCACHE_HDR_LEN		GENMASK(12, 0)
 #define ZCACHE_HDR_COMP		GENMASK(15, 13)
@@ -431,7 +439,7 @@ static bool zcache_page_is_zero(struct page *page)
 static int zcache_compress(struct page *page, unsigned long *handle)
 {
 	gfp_t gfp = __GFP_NORETRY | __GFP_NOWARN | __GFP_KSWAPD_RECLAIM |
-		    __GFP_HIGHMEM | __GFP_MOVABLE;
+		    __GFP_NOMEMALLOC | __GFP_HIGHMEM | __GFP_MOVABLE;
 	unsigned int max_dlen = PAGE_SIZE *
 		READ_ONCE(zcache_max_compressed_percent) / 100;
 	int id = READ_ONCE(zcache_comp_id);
@@ -553,7 +561,7 @@ int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 		entry = (void *)handle;
 	}
 
-	ret = xa_ext_replace(tree, offset, entry, GFP_KERNEL,
+	ret = xa_ext_replace(tree, offset, entry, ZCACHE_GFP_NODE,
 			     &zcache_tree_occupancy, &old);
 	if (ret) {
 		if (ret == -ENOMEM)
