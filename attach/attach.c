@@ -68,6 +68,32 @@ DEFINE_STATIC_SRCU(zcache_attach_srcu);
 /*********************************
  * redirected functions
  *********************************/
+#if ZCACHE_ATTACH_FRONTSWAP || ZCACHE_ATTACH_ZSWAP_CALLS
+/* swapon and swapoff take the swap type as their first argument. */
+static void zcache_observe_swapon(struct pt_regs *regs)
+{
+	zcache_swapon(regs_get_kernel_argument(regs, 0));
+}
+
+static void zcache_observe_swapoff(struct pt_regs *regs)
+{
+	zcache_swapoff(regs_get_kernel_argument(regs, 0));
+}
+
+/*
+ * zcache stores single pages only.  A large folio goes to disk, as with
+ * zswap, and no older copy of any of its subpages may survive it.
+ */
+static int zcache_refuse_large(unsigned int type, pgoff_t offset, long nr)
+{
+	long i;
+
+	for (i = 0; i < nr; i++)
+		zcache_invalidate(type, offset + i);
+	return -E2BIG;
+}
+#endif
+
 #if ZCACHE_ATTACH_FRONTSWAP
 /*
  * Linux up to 6.4: mm/frontswap.c calls zswap_frontswap_*() through the
@@ -78,19 +104,12 @@ DEFINE_STATIC_SRCU(zcache_attach_srcu);
 static int zcache_frontswap_store(unsigned int type, pgoff_t offset,
 				  struct page *page)
 {
-	long i, nr = thp_nr_pages(page);
 	int idx, ret;
 
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	if (PageTransHuge(page)) {
-		/*
-		 * frontswap hands over a THP by its head page; its subpages
-		 * are not ours to drop.  As zswap: to disk, and no stale copy
-		 * of any subpage survives.
-		 */
-		for (i = 0; i < nr; i++)
-			zcache_invalidate(type, offset + i);
-		ret = -E2BIG;
+		/* frontswap hands over a THP by its head page. */
+		ret = zcache_refuse_large(type, offset, thp_nr_pages(page));
 	} else {
 		ret = zcache_store(type, offset, page);
 	}
@@ -124,16 +143,6 @@ static bool zcache_owns_type_offset(struct pt_regs *regs)
 {
 	return zcache_holds(regs_get_kernel_argument(regs, 0),
 			    regs_get_kernel_argument(regs, 1));
-}
-
-static void zcache_observe_swapon(struct pt_regs *regs)
-{
-	zcache_swapon(regs_get_kernel_argument(regs, 0));
-}
-
-static void zcache_observe_swapoff(struct pt_regs *regs)
-{
-	zcache_swapoff(regs_get_kernel_argument(regs, 0));
 }
 
 /*
@@ -170,15 +179,12 @@ static int zcache_attach_preflight(void)
 static bool zcache_zswap_store(struct folio *folio)
 {
 	swp_entry_t swp = folio->swap;
-	long i, nr = folio_nr_pages(folio);
 	int idx, ret;
 
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	if (folio_test_large(folio)) {
-		/* As zswap: to disk, and no stale copy of a subpage survives. */
-		for (i = 0; i < nr; i++)
-			zcache_invalidate(swp_type(swp), swp_offset(swp) + i);
-		ret = -E2BIG;
+		ret = zcache_refuse_large(swp_type(swp), swp_offset(swp),
+					  folio_nr_pages(folio));
 	} else {
 		ret = zcache_store(swp_type(swp), swp_offset(swp),
 				   folio_page(folio, 0));
@@ -247,16 +253,6 @@ static bool zcache_owns_swp_entry(struct pt_regs *regs)
 	swp_entry_t swp = { .val = regs_get_kernel_argument(regs, 0) };
 
 	return zcache_holds(swp_type(swp), swp_offset(swp));
-}
-
-static void zcache_observe_swapon(struct pt_regs *regs)
-{
-	zcache_swapon(regs_get_kernel_argument(regs, 0));
-}
-
-static void zcache_observe_swapoff(struct pt_regs *regs)
-{
-	zcache_swapoff(regs_get_kernel_argument(regs, 0));
 }
 
 /* As above: observers, delegating redirects, then what lets pages in. */
