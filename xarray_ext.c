@@ -16,11 +16,37 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/error-injection.h>
 #include <linux/export.h>
 #include <linux/rcupdate.h>
 #include <linux/xarray.h>
 
 #include "xarray_ext.h"
+
+/*
+ * Allocate the node a store found missing (xas_nomem() with the store's
+ * @gfp).  Its own function so that fault injection (fail_function) can
+ * make it fail and the caller's -ENOMEM path can be tested.
+ * Return: 0 to retry the store, -ENOMEM if no node could be had.
+ */
+static noinline int xa_ext_alloc_node(struct xa_state *xas, gfp_t gfp)
+{
+	return xas_nomem(xas, gfp) ? 0 : -ENOMEM;
+}
+
+ALLOW_ERROR_INJECTION(xa_ext_alloc_node, ERRNO);
+
+/*
+ * Whether a store must be retried.  A node is allocated only when the
+ * store failed for the lack of one (and then no preallocated node is
+ * left in @xas); otherwise xas_nomem() frees any unused one.
+ */
+static bool xa_ext_retry(struct xa_state *xas, gfp_t gfp)
+{
+	if (xas_error(xas) == -ENOMEM)
+		return xa_ext_alloc_node(xas, gfp) == 0;
+	return xas_nomem(xas, gfp);
+}
 
 /**
  * xa_ext_replace() - store an entry and hand back the one it replaced
@@ -59,11 +85,13 @@ int xa_ext_replace(struct xarray *xa, unsigned long index, void *entry,
 				occ->last(xa);
 		}
 		xas_unlock(&xas);
-	} while (xas_nomem(&xas, gfp));
+	} while (xa_ext_retry(&xas, gfp));
 
 	return xas_error(&xas);
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_replace, ZCACHE_INTERNAL);
+/* fail_function may make it fail: the caller's -ENOMEM path. */
+ALLOW_ERROR_INJECTION(xa_ext_replace, ERRNO);
 
 /**
  * xa_ext_erase() - erase an entry, taking the lock only if there is one

@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
+#include <linux/error-injection.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -213,6 +214,9 @@ int zcache_pool_malloc(struct zcache_pool *pool, size_t size, gfp_t gfp,
 	}
 	return 0;
 }
+
+/* fail_function may make it fail: the store then goes to disk. */
+ALLOW_ERROR_INJECTION(zcache_pool_malloc, ERRNO);
 
 /**
  * zcache_pool_free() - free an object

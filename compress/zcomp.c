@@ -17,6 +17,7 @@
 
 #include <crypto/acompress.h>
 #include <linux/cpumask.h>
+#include <linux/error-injection.h>
 #include <linux/export.h>
 #include <linux/crypto.h>
 #include <linux/mm.h>
@@ -207,6 +208,8 @@ unlock:
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
+/* fail_function may make it fail: the compressor switch is refused. */
+ALLOW_ERROR_INJECTION(zcomp_prepare, ERRNO);
 
 /*********************************
  * per-CPU contexts
@@ -282,6 +285,8 @@ int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_compress, ZCACHE_INTERNAL);
+/* fail_function may make it fail: the store then goes to disk. */
+ALLOW_ERROR_INJECTION(zcomp_compress, ERRNO);
 
 /**
  * zcomp_decompress() - decompress into a page
