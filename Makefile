@@ -5,6 +5,8 @@
 # make demo            build, boot the test VM, swap a workload through
 #                      zcache, print the stats (KERNEL=6.1 by default)
 # make check           the whole test suite; ends with "N passed, N failed"
+# make soak            a long randomized run on the debug kernel (not in CI;
+#                      SOAK_SECONDS, SOAK_SEED, SOAK_KERNEL)
 # make lint            checkpatch --strict, W=1, sparse, kernel-doc
 # make dkms-install    register, build and install with DKMS (as root)
 # make dkms-remove     remove it from DKMS again
@@ -32,6 +34,9 @@ demo:
 check:
 	tests/run.sh
 
+soak:
+	scripts/soak.sh
+
 lint:
 	scripts/lint.sh
 
@@ -46,4 +51,4 @@ dkms-remove:
 	-dkms remove zcache/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-.PHONY: all modules clean demo check lint dkms-install dkms-remove
+.PHONY: all modules clean demo check soak lint dkms-install dkms-remove

@@ -2,8 +2,6 @@
 # Group "basic": load, self-test, every workload verified byte for byte,
 # the stats moving as they should, swapoff draining, rmmod unhooking.
 
-MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
-WS_MB=$(( MEM_MB * 3 / 2 ))
 
 check "basic: insmod zcache" load_zcache
 check "basic: debugfs has every stat" sh -c '
@@ -57,12 +55,18 @@ at_checkpoint() {
 	stats_line
 	S=$(stat_ stored_pages) Z=$(stat_ zero_pages)
 	if [ $FRONTSWAP = 1 ]; then
+		# In the debug kernel's small cgroup, swaptest's 8 MB corpus
+		# is a large share of what is swapped.
+		share=8
+		[ -n "$ZCMEM" ] && share=4
 		check "basic: zero-heavy stores zero pages as sentinels" \
-			gt "$Z" $(( S * 8 / 10 ))
+			gt "$Z" $(( S * share / 10 ))
 	else
 		check "basic: zero-heavy: zero pages stay in the zeromap" eq "$Z" 0
+		# 10% of the pages are not zero; swaptest's 8 MB corpus
+		# (2048 pages) may be swapped too.
 		check "basic: zero-heavy: only the non-zero pages are stored" \
-			lt "$S" $(( WS_MB * 256 * 15 / 100 ))
+			lt "$S" $(( WS_MB * 256 * 15 / 100 + 2048 ))
 	fi
 }
 run_checkpointed "basic: zero-heavy ${WS_MB}M verified" zero -m $WS_MB -s 12
@@ -70,14 +74,16 @@ run_checkpointed "basic: zero-heavy ${WS_MB}M verified" zero -m $WS_MB -s 12
 # Incompressible: rejected early, goes to disk, still verifies.
 at_checkpoint() {
 	stats_line
+	want=$(( (WS_MB - MEM_MB) * 256 / 2 ))
+	[ $want -gt 5000 ] && want=5000
 	check "basic: incompressible pages rejected" \
-		gt "$(stat_ reject_compress_poor)" 5000
+		gt "$(stat_ reject_compress_poor)" $want
 }
 poor_before=$(stat_ reject_compress_poor)
 run_checkpointed "basic: incompressible ${WS_MB}M verified" random -m $WS_MB -s 13
 
 run_plain "basic: 2 threads random access verified" \
-	threads -m $WS_MB -t 2 -o 30000 -s 14
+	threads -m $WS_MB -t 2 -o $(( 30000 / OPS_DIV )) -s 14
 run_plain "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
 
 # Every page MADV_PAGEOUT pushes out reaches zcache, stored or rejected;
@@ -85,12 +91,13 @@ run_plain "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 
 at_checkpoint() {
 	stats_line
 	seen=$(( $(stat_ stores) + $(stat_ reject_compress_poor) - seen_before ))
-	if [ $FRONTSWAP = 1 ]; then want=$(( 8192 * 95 / 100 )); else want=$(( 8192 * 85 / 100 )); fi
-	check "basic: MADV_PAGEOUT pages all reach zcache ($seen of 8192)" \
+	pages=$(( PO_MB * 256 ))
+	if [ $FRONTSWAP = 1 ]; then want=$(( pages * 95 / 100 )); else want=$(( pages * 85 / 100 )); fi
+	check "basic: MADV_PAGEOUT pages all reach zcache ($seen of $pages)" \
 		ge "$seen" $want
 }
 seen_before=$(( $(stat_ stores) + $(stat_ reject_compress_poor) ))
-run_checkpointed "basic: MADV_PAGEOUT verified" pageout -m 32 -s 17
+run_checkpointed "basic: MADV_PAGEOUT verified" pageout -m $PO_MB -s 17
 
 # Whole THPs reach the cache as large folios (6.1: a THP head page through
 # frontswap); zcache sends them to disk and every page still verifies.

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The demo (make demo): a real workload through zcache, and its stats.
 
-MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
-WS_MB=$(( MEM_MB * 3 / 2 ))
 
 show_stats() {
 	zcache-stat

@@ -4,8 +4,6 @@
 # are stored; a second insmod; an attach that must fail and leave nothing
 # hooked.
 
-MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
-WS_MB=$(( MEM_MB * 3 / 2 ))
 
 # An IPMODIFY user already on a data-path function: zcache must refuse.
 insmod /zcache/ipmodify_holder.ko func=$LOAD_FN
@@ -35,7 +33,7 @@ at_checkpoint() {
 	stats_line
 }
 run_checkpointed "devices: two devices, swapoff of one, verified" \
-	threads -m $WS_MB -t 2 -o 10000 -s 41
+	threads -m $WS_MB -t 2 -o $(( 10000 / OPS_DIV )) -s 41
 swap_on /dev/vdb 5
 
 # rmmod while pages are stored is refused, and loses nothing.

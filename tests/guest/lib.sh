@@ -13,6 +13,31 @@ else
 	FRONTSWAP=0 STORE_FN=zswap_store LOAD_FN=zswap_load
 fi
 
+# Memory the workloads are sized against.  On the debug kernel the host
+# passes zcmem=MB: the group then runs in a memory cgroup of that size, so
+# a small workload makes the same pressure a large one makes in the whole
+# guest (the debug kernel runs about 6x slower).  Reclaim in a cgroup
+# calls the same store hook.
+ZCMEM=$(sed -n 's/.*zcmem=\([0-9]*\).*/\1/p' /proc/cmdline)
+CG=/sys/fs/cgroup
+if [ -n "$ZCMEM" ]; then
+	mount -t cgroup2 cgroup2 $CG 2>/dev/null
+	echo +memory > $CG/cgroup.subtree_control
+	mkdir -p $CG/zt
+	echo "${ZCMEM}M" > $CG/zt/memory.max
+	echo $$ > $CG/zt/cgroup.procs
+	MEM_MB=$ZCMEM
+else
+	MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+fi
+WS_MB=$(( MEM_MB * 3 / 2 ))
+[ -n "$ZCMEM" ] && WS_MB=$(( MEM_MB * 5 / 4 ))
+# MADV_PAGEOUT pushes every page through the cache without pressure.
+# Random-access workloads do ops / OPS_DIV operations.
+# MANY: a number of pages a workload surely moves.
+PO_MB=48 OPS_DIV=1 MANY=1000
+[ -n "$ZCMEM" ] && PO_MB=8 OPS_DIV=5 MANY=200
+
 pass() { echo "ZT: PASS $1"; }
 fail() { echo "ZT: FAIL $1: $2"; }
 info() { echo "ZT: INFO $*"; }
@@ -53,6 +78,7 @@ run_checkpointed() {
 	cp_dir=/tmp/cp.$$
 	rm -rf "$cp_dir"
 	mkdir -p "$cp_dir"
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	swaptest "$@" -C "$cp_dir" > /tmp/swaptest.out 2>&1 &
 	pid=$!
 	while [ ! -f "$cp_dir/filled" ] && kill -0 $pid 2>/dev/null; do
@@ -63,6 +89,7 @@ run_checkpointed() {
 	wait $pid
 	rc=$?
 	sed 's/^/    /' /tmp/swaptest.out
+	echo "    $(awk -v t0="$t0" '{printf "%.1f s", $1 - t0}' /proc/uptime)"
 	if [ $rc -eq 0 ]; then pass "$name"; else fail "$name" "swaptest exit $rc"; fi
 	rm -rf "$cp_dir"
 	return $rc
@@ -72,9 +99,11 @@ run_checkpointed() {
 run_plain() {
 	local name=$1 rc
 	shift
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	swaptest "$@" > /tmp/swaptest.out 2>&1
 	rc=$?
 	sed 's/^/    /' /tmp/swaptest.out
+	echo "    $(awk -v t0="$t0" '{printf "%.1f s", $1 - t0}' /proc/uptime)"
 	if [ $rc -eq 0 ]; then pass "$name"; else fail "$name" "swaptest exit $rc"; fi
 	return $rc
 }
@@ -105,3 +134,30 @@ ge() { [ "$1" -ge "$2" ]; }
 gt() { [ "$1" -gt "$2" ]; }
 eq() { [ "$1" -eq "$2" ]; }
 lt() { [ "$1" -lt "$2" ]; }
+
+# kmemleak, on kernels that have it (the debug kernel).  Reports need an
+# object to be unreferenced for two scans, and at least 5 s old.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_scan() {
+	echo scan > $KMEMLEAK
+	sleep 6
+	echo scan > $KMEMLEAK
+}
+
+# Forget what boot left behind, so only what the group leaks is reported.
+kmemleak_baseline() {
+	[ -w $KMEMLEAK ] || return 0
+	kmemleak_scan
+	echo clear > $KMEMLEAK
+}
+
+# kmemleak_clean NAME: scan twice; pass if nothing is reported
+kmemleak_clean() {
+	kmemleak_scan
+	if [ -s $KMEMLEAK ]; then
+		fail "$1" "kmemleak reports leaks:"
+		head -n 40 $KMEMLEAK | sed 's/^/    /'
+	else
+		pass "$1"
+	fi
+}

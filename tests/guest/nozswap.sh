@@ -3,7 +3,6 @@
 # calls no hook zcache could take.  insmod must fail, say why, and leave
 # nothing hooked; swap keeps working without zcache.
 
-MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
 
 check "nozswap: insmod refused" sh -c '! insmod /zcache/zcache.ko'
 check "nozswap: the refusal says the kernel has no zswap" sh -c \

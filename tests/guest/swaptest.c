@@ -8,12 +8,16 @@
  * returned for the wrong slot is caught even if its kind matches.
  *
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
- *                      [-c CORPUSDIR] [-C CHECKPOINTDIR]
+ *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F]
  * MODE: mixed | zero | random | threads | fork | pageout | thp
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *
  * -C DIR: after filling, create DIR/filled and wait for DIR/go before
  * verifying, so the caller can look at the cache while it holds the pages.
+ * pageout also creates DIR/paging just before MADV_PAGEOUT.
+ * -F: fault injection (debug kernel): mark the task make-it-fail from the
+ * fill to the end of verification, so failslab, fail_page_alloc and
+ * fail_function with task-filter hit the stores this task's reclaim makes.
  * Exit status: 0 if every page verified, 1 on a mismatch, 2 on an error.
  */
 #define _GNU_SOURCE
@@ -45,6 +49,7 @@ static unsigned char *text, *bin;
 static size_t text_len, bin_len;
 static int pct_zero = 10, pct_text = 30, pct_bin = 25, pct_struct = 20;
 static const char *checkpoint;
+static int fault_inject;
 
 static uint64_t mix64(uint64_t x)
 {
@@ -172,6 +177,30 @@ static unsigned char *map_region(void)
 	return r;
 }
 
+/*
+ * Fault injection on this task's allocations, if -F asked for it.  Turning
+ * it off happens under injection, so it is retried until it takes.
+ */
+static void make_it_fail(int on)
+{
+	int fd, tries;
+
+	if (!fault_inject)
+		return;
+	for (tries = 0; tries < 10000; tries++) {
+		fd = open("/proc/self/make-it-fail", O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, on ? "1" : "0", 1) == 1) {
+			close(fd);
+			return;
+		}
+		close(fd);
+	}
+	perror("swaptest: /proc/self/make-it-fail");
+	exit(2);
+}
+
 static void fill(unsigned char *r, unsigned int version)
 {
 	unsigned long i;
@@ -192,20 +221,32 @@ static unsigned long verify(unsigned char *r, const unsigned char *versions,
 	return bad;
 }
 
-static void wait_checkpoint(void)
+/* Create CHECKPOINTDIR/name, if there is a checkpoint directory. */
+static void mark_checkpoint(const char *name)
 {
 	char path[512];
 	int fd;
 
 	if (!checkpoint)
 		return;
-	snprintf(path, sizeof(path), "%s/filled", checkpoint);
+	snprintf(path, sizeof(path), "%s/%s", checkpoint, name);
 	fd = open(path, O_CREAT | O_WRONLY, 0644);
 	if (fd >= 0)
 		close(fd);
+}
+
+static void wait_checkpoint(void)
+{
+	char path[512];
+
+	if (!checkpoint)
+		return;
+	make_it_fail(0);
+	mark_checkpoint("filled");
 	snprintf(path, sizeof(path), "%s/go", checkpoint);
 	while (access(path, F_OK))
 		usleep(100000);
+	make_it_fail(1);
 }
 
 static long vm_swap_kb(void)
@@ -338,19 +379,26 @@ static int run_pageout(void)
 
 	fill(r, 0);
 	before = vm_swap_kb();
+	mark_checkpoint("paging");
+	make_it_fail(1);
 	if (madvise(r, npages * PAGE, MADV_PAGEOUT)) {
 		perror("swaptest: madvise(MADV_PAGEOUT)");
 		return 2;
 	}
+	make_it_fail(0);
 	after = vm_swap_kb();
 	printf("swaptest: pageout VmSwap %ld kB -> %ld kB of %lu kB\n",
 	       before, after, npages * PAGE / 1024);
-	if (after - before < (long)(npages * PAGE / 1024) * 9 / 10) {
+	/* Under fault injection a page may fail to enter the swap cache. */
+	if (!fault_inject &&
+	    after - before < (long)(npages * PAGE / 1024) * 9 / 10) {
 		fprintf(stderr, "swaptest: MADV_PAGEOUT swapped out too little\n");
 		return 1;
 	}
 	wait_checkpoint();
+	make_it_fail(1);
 	bad = verify(r, NULL, 0);
+	make_it_fail(0);
 	printf("swaptest: pageout pages=%lu mismatches=%lu\n", npages, bad);
 	return bad ? 1 : 0;
 }
@@ -360,11 +408,13 @@ static int run_fill_verify(void)
 	unsigned char *r = map_region();
 	unsigned long bad;
 
+	make_it_fail(1);
 	fill(r, 0);
 	wait_checkpoint();
 	bad = verify(r, NULL, 0);
 	/* Twice: the second pass reads pages the first pushed out. */
 	bad += verify(r, NULL, 0);
+	make_it_fail(0);
 	printf("swaptest: pages=%lu mismatches=%lu\n", npages, bad);
 	return bad ? 1 : 0;
 }
@@ -378,7 +428,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR]\n");
+		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -393,7 +443,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:F")) != -1) {
 		switch (opt) {
 		case 'm': mb = strtoul(optarg, NULL, 0); break;
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
@@ -401,6 +451,7 @@ int main(int argc, char **argv)
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'c': corpus = optarg; break;
 		case 'C': checkpoint = optarg; break;
+		case 'F': fault_inject = 1; break;
 		default: return 2;
 		}
 	}

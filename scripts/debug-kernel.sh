@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/debug-kernel.sh [--fetch] LINE - build Debian's LINE (6.1 or
+# 6.12) source as the zcache debug kernel: tinyconfig + what the VM and
+# zcache need + KASAN, lockdep, kmemleak, fault injection
+# (scripts/debug-config/).
+#
+# The source is the newest linux-source-LINE package in the archive.  The
+# build is cached in $ZCACHE_CACHE/debug/<line>-<source version>-<hash of
+# the config fragments and RECIPE>/ and reused while all match.  Fails if
+# any wanted option did not survive olddefconfig.  Prints the path of an
+# env file like kernel-fetch.sh's (KVER, KDIR, VMLINUZ, MODROOT, and
+# DEBUG_KERNEL=1).  --fetch only installs the build's packages and
+# downloads the source, so that a build can then run in the background
+# without touching apt.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# Bump when the build steps below change the result.
+RECIPE=1
+fetch_only=0
+if [ "${1:-}" = --fetch ]; then
+	fetch_only=1
+	shift
+fi
+line=${1:?usage: debug-kernel.sh [--fetch] 6.1|6.12}
+case $line in
+6.1|6.12) ;;
+*) die "unknown kernel line '$line' (6.1 or 6.12)" ;;
+esac
+confdir=$ZCACHE_TOP/scripts/debug-config
+fragments=("$confdir/common.config" "$confdir/$line.config")
+
+need_host_tools
+need_pkgs flex:flex bison:bison /usr/include/openssl/ssl.h:libssl-dev \
+	dpkg-deb:dpkg
+apt_ready
+pkg=linux-source-$line
+ver=$(apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -V | tail -n 1)
+[ -n "$ver" ] || die "no $pkg in the archive"
+hash=$( (cat "${fragments[@]}"; echo "recipe $RECIPE") | sha256sum | cut -c1-12)
+dir=$ZCACHE_CACHE/debug/$line-$ver-$hash
+if [ -f "$dir/env" ]; then
+	echo "$dir/env"
+	exit 0
+fi
+
+# Downloaded aside and moved in whole: other scripts look for this file.
+debs=$ZCACHE_CACHE/debs
+mkdir -p "$debs"
+deb=$debs/${pkg}_${ver//:/%3a}_all.deb
+if [ ! -f "$deb" ]; then
+	log "downloading $pkg $ver"
+	tmpd=$(mktemp -d "$debs/.dl.XXXXXX")
+	(cd "$tmpd" && apt-get download -qq "$pkg=$ver" 2>/dev/null) ||
+		{ rm -rf "$tmpd"; die "cannot download $pkg $ver"; }
+	mv "$tmpd"/*.deb "$deb"
+	rm -rf "$tmpd"
+fi
+[ $fetch_only = 1 ] && exit 0
+
+rm -rf "$ZCACHE_CACHE/debug/$line-"*
+mkdir -p "$dir.tmp"
+log "extracting $pkg $ver"
+dpkg-deb --fsys-tarfile "$deb" |
+	tar -xOf - "./usr/src/$pkg.tar.xz" | tar -xJf - -C "$dir.tmp"
+src=$dir.tmp/$pkg
+
+log "configuring the $line debug kernel"
+make -C "$src" -s ARCH=x86_64 tinyconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" \
+	"${fragments[@]}" >/dev/null
+make -C "$src" -s olddefconfig >/dev/null
+missing=0
+while IFS= read -r want; do
+	case $want in
+	"# CONFIG_"*" is not set")
+		opt=${want#\# } opt=${opt%% *}
+		if grep -q "^$opt=" "$src/.config"; then
+			echo "debug kernel: $opt is set, wanted off" >&2
+			missing=1
+		fi ;;
+	CONFIG_*)
+		if ! grep -qx "$want" "$src/.config"; then
+			echo "debug kernel: wanted $want, got:" \
+				"$(grep "^${want%%=*}=\|^# ${want%%=*} " "$src/.config" || echo absent)" >&2
+			missing=1
+		fi ;;
+	esac
+done < <(cat "${fragments[@]}")
+[ $missing -eq 0 ] || die "the $line debug config lacks options it needs"
+
+log "building the $line debug kernel (make -j$(nproc))"
+t0=$(date +%s)
+if ! make -C "$src" -j"$(nproc)" bzImage modules > "$dir.tmp/build.log" 2>&1; then
+	tail -n 40 "$dir.tmp/build.log" >&2
+	die "debug kernel build failed; log in $dir.tmp/build.log"
+fi
+kver=$(make -C "$src" -s kernelrelease)
+make -C "$src" -s INSTALL_MOD_PATH="$dir.tmp/root" modules_install >/dev/null
+log "debug kernel $kver built in $(( $(date +%s) - t0 )) s"
+
+mv "$dir.tmp" "$dir"
+src=$dir/$pkg
+depmod -b "$dir/root" "$kver"
+cat > "$dir/env" <<ENV
+KVER=$kver
+KDIR=$src
+VMLINUZ=$src/arch/x86/boot/bzImage
+MODROOT=$dir/root
+DEBUG_KERNEL=1
+ENV
+echo "$dir/env"

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "faults" (debug kernel): allocations fail under zcache while pages
+# are swapped through it.  failslab and fail_page_alloc at 1%, 10% and 50%
+# on the workload's own task (task-filter + swaptest -F: its MADV_PAGEOUT
+# or its reclaim makes the stores), then fail_function on zcache's own
+# allocation paths.  Each
+# run must verify every page, count every refused store as a reject, and
+# send every refused store to disk: pswpout grows by exactly the rejects.
+# kmemleak then finds nothing (checked by init after the group).
+
+DBG=/sys/kernel/debug
+FF=$DBG/fail_function
+FAULT_MB=$(( MEM_MB * 5 / 4 ))
+
+# Every store either lands in zcache or is refused with one reason.
+rejects() {
+	echo $(( $(stat_ pool_limit_hit) + $(stat_ reject_compress_poor) +
+		$(stat_ reject_compress_fail) + $(stat_ reject_alloc_fail) +
+		$(stat_ reject_disabled) ))
+}
+pswpout() { awk '/^pswpout / {print $2}' /proc/vmstat; }
+
+# fault_attr DIR PROBABILITY: fail at PROBABILITY% on tasks marked
+# make-it-fail, without limit, quietly.
+fault_attr() {
+	echo 1 > "$1/task-filter"
+	echo 0 > "$1/verbose"
+	echo 1 > "$1/interval"
+	echo -1 > "$1/times"
+	echo 0 > "$1/space"
+	echo "$2" > "$1/probability"
+}
+
+# faulty_run NAME COUNTER MIN SWAPTEST-ARGS...: a workload under the faults
+# set up; passes if it verifies, COUNTER grew by at least MIN, and every
+# refused store was written to disk.
+faulty_run() {
+	local name=$1 counter=$2 min=$3 c0 r0 o0 dc dr dout
+	shift 3
+	c0=$(stat_ "$counter") r0=$(rejects) o0=$(pswpout)
+	run_plain "faults: $name: every page verified" "$@" -s $seed -F
+	dc=$(( $(stat_ "$counter") - c0 )) dr=$(( $(rejects) - r0 ))
+	dout=$(( $(pswpout) - o0 ))
+	info "$name: $counter +$dc, rejects +$dr, pswpout +$dout, stores $(stat_ stores)"
+	check "faults: $name: failures counted in $counter" ge $dc "$min"
+	check "faults: $name: every refused store went to disk" eq $dout $dr
+	seed=$((seed + 1))
+}
+
+# Whole THPs go to disk without a reject; keep to 4 KiB pages so that
+# pswpout and the rejects match one for one.
+[ -d /sys/kernel/mm/transparent_hugepage ] &&
+	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+check "faults: insmod zcache" load_zcache
+swap_on /dev/vda
+seed=80
+
+# No faults: the accounting identity holds on its own.
+faulty_run "baseline, no faults" reject_alloc_fail 0 mixed -m $FAULT_MB
+
+# The allocator's pages (no direct reclaim, highmem|movable) and the
+# tree's and the allocator's slab objects.  MADV_PAGEOUT sends every page
+# through a store in this task; one run under memory pressure.
+echo N > $DBG/fail_page_alloc/ignore-gfp-highmem
+echo Y > $DBG/fail_page_alloc/ignore-gfp-wait
+echo 0 > $DBG/fail_page_alloc/min-order
+for p in 1 10 50; do
+	fault_attr $DBG/fail_page_alloc $p
+	faulty_run "fail_page_alloc ${p}%" reject_alloc_fail $(( p / 10 )) pageout -m $PO_MB
+	echo 0 > $DBG/fail_page_alloc/probability
+done
+echo N > $DBG/failslab/ignore-gfp-wait
+for p in 1 10 50; do
+	fault_attr $DBG/failslab $p
+	faulty_run "failslab ${p}%" reject_alloc_fail 1 pageout -m $PO_MB
+	echo 0 > $DBG/failslab/probability
+done
+fault_attr $DBG/failslab 10
+faulty_run "failslab 10% under memory pressure" reject_alloc_fail 1 mixed -m $FAULT_MB
+echo 0 > $DBG/failslab/probability
+
+# zcache's own paths, by fail_function on the functions it marks
+# ALLOW_ERROR_INJECTION: a tree node, a pool object, a compression.
+# ff_inject FUNCTION ERRNO PROBABILITY (retval takes an unsigned number)
+ff_inject() {
+	echo "$1" > $FF/inject
+	printf '0x%x\n' $(( $2 )) > "$FF/$1/retval"
+	fault_attr $FF "$3"
+}
+ff_clear() { echo > $FF/inject; }
+
+check "faults: fail_function offers zcache's injection points" sh -c \
+	"grep -q '^xa_ext_alloc_node' $DBG/error_injection/list && grep -q '^xa_ext_replace' $DBG/error_injection/list && grep -q '^zcache_pool_malloc' $DBG/error_injection/list && grep -q '^zcomp_compress' $DBG/error_injection/list && grep -q '^zcomp_prepare' $DBG/error_injection/list"
+ff_inject xa_ext_replace -12 25
+faulty_run "tree insert fails 25% (xa_ext_replace)" reject_alloc_fail 100 pageout -m $PO_MB
+ff_clear
+# xas_store() first tries a node with GFP_NOWAIT under the lock; only if
+# that fails does xa_ext_alloc_node() allocate one (GFP_KERNEL) for a
+# retry.  failslab on non-sleeping allocations alone fails the first (and
+# some of the swap cache's: those pages stay in memory), fail_function the
+# second; its notices (verbose 1, no stack) show that the path ran.
+echo Y > $DBG/failslab/ignore-gfp-wait
+fault_attr $DBG/failslab 50
+ff_inject xa_ext_alloc_node -12 100
+echo 1 > $FF/verbose
+ff_hits=$(dmesg | grep -c 'name fail_function')
+faulty_run "no tree node (GFP_NOWAIT by failslab, then xa_ext_alloc_node)" \
+	reject_alloc_fail 1 pageout -m $PO_MB
+check "faults: xa_ext_alloc_node was reached and failed" \
+	gt "$(dmesg | grep -c 'name fail_function')" "$ff_hits"
+ff_clear
+echo 0 > $DBG/failslab/probability
+echo N > $DBG/failslab/ignore-gfp-wait
+ff_inject zcache_pool_malloc -12 25
+faulty_run "pool allocation fails 25% (zcache_pool_malloc)" reject_alloc_fail 100 pageout -m $PO_MB
+ff_clear
+ff_inject zcomp_compress -22 25
+faulty_run "compression fails 25% (zcomp_compress)" reject_compress_fail 100 pageout -m $PO_MB
+ff_clear
+
+# A compressor whose contexts cannot be set up is refused; the old one
+# stays and keeps working.
+before=$(param compressor)
+ff_inject zcomp_prepare -12 100
+echo 0 > $FF/task-filter	# the shell's own write below
+check "faults: compressor switch refused when its contexts fail" sh -c \
+	"! echo deflate > $ZP/compressor"
+check "faults: the compressor stays $before" [ "$(param compressor)" = "$before" ]
+check "faults: the refusal is logged" sh -c \
+	'dmesg | grep -q "zcache: compressor: cannot set up deflate (-12)"'
+ff_clear
+run_plain "faults: after the refused switch, $before verified" \
+	pageout -m $PO_MB -s 90
+
+# Contexts half set up when a slab allocation fails are freed again: try
+# each compressor under failslab 50% (kmemleak checks the leftovers).
+fault_attr $DBG/failslab 50
+switched=0 refused=0
+for c in lzo-rle lz4hc zstd deflate lzo-rle lz4hc zstd deflate; do
+	if sh -c "echo 1 > /proc/self/make-it-fail; echo $c > $ZP/compressor" 2>/dev/null; then
+		switched=$((switched + 1))
+		[ "$(param compressor)" = $c ] || fail "faults: switch to $c" "took, but reads $(param compressor)"
+	else
+		refused=$((refused + 1))
+	fi
+done
+echo 0 > $DBG/failslab/probability
+info "compressor switches under failslab 50%: $switched took, $refused refused"
+check "faults: failslab refused some compressor switches" gt $refused 0
+echo lz4 > $ZP/compressor
+run_plain "faults: after the failed switches, lz4 verified" pageout -m $PO_MB -s 91
+
+stats_line
+check "faults: no decompression failures" eq "$(stat_ decompress_fail)" 0
+swapoff /dev/vda
+check "faults: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
+check "faults: swapoff empties the pool" eq "$(stat_ pool_total_size)" 0
+check "faults: rmmod zcache" rmmod zcache
+check "faults: nothing left hooked" sh -c '! hooked_functions'

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "stress" (debug kernel): load and unload under load, round after
+# round, and the OOM killer while zcache holds pages.
+#
+# Unload rounds (zcrounds= on the command line, 50 by default): insmod
+# with the round's compressor, swapon, a workload paging out while rmmod
+# is tried over and over (stores in flight), rmmod again while the pages
+# are held, read back and verify, swapoff, rmmod.  Each rmmod either
+# refuses and leaves zcache working, or detaches and leaves nothing
+# hooked; the data verifies every round.  kmemleak is checked after the
+# group by init.
+
+ROUNDS=$(sed -n 's/.*zcrounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+ROUNDS=${ROUNDS:-50}
+COMPRESSORS="lzo lz4 zstd lz4hc deflate lzo-rle"
+
+# rmmod_loop DIR PID: once workload PID starts paging out (DIR/paging),
+# try rmmod until DIR/filled appears or it succeeds; prints "detached" if
+# it did.
+rmmod_loop() {
+	while [ ! -f "$1/paging" ] && kill -0 "$2" 2>/dev/null; do :; done
+	while [ ! -f "$1/filled" ] && kill -0 "$2" 2>/dev/null; do
+		if rmmod zcache 2>/dev/null; then
+			echo detached
+			return
+		fi
+	done
+}
+
+round=1 bad=0 early=0 refused=0
+while [ $round -le $ROUNDS ]; do
+	comp=$(echo $COMPRESSORS | cut -d' ' -f$(( round % 6 + 1 )))
+	why=""
+	insmod /zcache/zcache.ko compressor=$comp || why="insmod failed"
+	swap_on /dev/vda || why="$why; swapon failed"
+	cp=/tmp/round.cp
+	rm -rf $cp
+	mkdir -p $cp
+	swaptest pageout -m 2 -s $((200 + round)) -C $cp > /tmp/round.out 2>&1 &
+	pid=$!
+	detached=$(rmmod_loop $cp $pid)
+	while [ ! -f $cp/filled ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+	if [ -n "$detached" ]; then
+		early=$((early + 1))
+	elif [ "$(stat_ stored_pages)" -gt 0 ]; then
+		if rmmod zcache 2>/dev/null; then
+			why="$why; rmmod took while $(stat_ stored_pages) pages were stored"
+		else
+			refused=$((refused + 1))
+			[ -d $ZC ] || why="$why; refused rmmod left no debugfs"
+		fi
+	fi
+	touch $cp/go
+	wait $pid || why="$why; swaptest exit $? ($(tail -n 1 /tmp/round.out))"
+	swapoff /dev/vda || why="$why; swapoff failed"
+	if [ -d /sys/module/zcache ]; then
+		[ "$(stat_ stored_pages)" -eq 0 ] || why="$why; swapoff left $(stat_ stored_pages) pages"
+		rmmod zcache || why="$why; rmmod after swapoff failed"
+	fi
+	[ -d /sys/module/zcache ] && why="$why; module still loaded"
+	hooked_functions > /dev/null && why="$why; still hooked: $(hooked_functions | tr '\n' ' ')"
+	if [ -n "$why" ]; then
+		fail "stress: round $round ($comp)" "${why#; }"
+		bad=$((bad + 1))
+		[ $bad -ge 3 ] && break
+	fi
+	round=$((round + 1))
+done
+info "unload rounds: $((round - 1)) run, $refused rmmods refused with pages stored, $early detached during the first stores"
+check "stress: $ROUNDS unload rounds, each verified and clean" eq $bad 0
+check "stress: rmmod was refused while pages were stored" gt $refused $(( ROUNDS / 2 ))
+
+# OOM: a task in a small cgroup with little swap is OOM-killed while
+# zcache holds its pages and those of a survivor.  The kernel lives on,
+# the victim's entries are freed, the survivor's pages verify.
+check "stress: insmod for the OOM scenario" load_zcache
+swap_on /dev/vda
+cp=/tmp/oom.cp
+rm -rf $cp
+mkdir -p $cp
+swaptest pageout -m 8 -s 300 -C $cp > /tmp/survivor.out 2>&1 &
+survivor=$!
+while [ ! -f $cp/filled ] && kill -0 $survivor 2>/dev/null; do sleep 0.1; done
+held=$(stat_ stored_pages)
+check "stress: the survivor's pages are in zcache" gt "$held" 1500
+mkdir -p $CG/oom
+echo "$(( MEM_MB / 2 ))M" > $CG/oom/memory.max
+echo "$(( MEM_MB / 2 ))M" > $CG/oom/memory.swap.max
+sh -c "echo \$\$ > $CG/oom/cgroup.procs; exec swaptest mixed -m $(( MEM_MB * 2 )) -s 301" \
+	> /tmp/victim.out 2>&1 &
+victim=$!
+peak=0
+while kill -0 $victim 2>/dev/null; do
+	s=$(stat_ stored_pages)
+	[ "$s" -gt $peak ] && peak=$s
+	sleep 0.2
+done
+wait $victim
+rc=$?
+info "victim exit $rc, stored_pages peak $peak, survivor held $held, now $(stat_ stored_pages)"
+check "stress: the victim was OOM-killed (exit 137)" eq $rc 137
+check "stress: the OOM killer ran in the victim's cgroup" sh -c \
+	"grep -q 'oom_kill [1-9]' $CG/oom/memory.events"
+check "stress: zcache held the victim's pages before the kill" gt $peak $(( held + 1000 ))
+# (the shell and the tools in the 16 MB cgroup may have a few pages out)
+check "stress: the victim's entries are freed (stored_pages back to the survivor's)" \
+	[ "$(stat_ stored_pages)" -le $(( held + 256 )) ]
+touch $cp/go
+wait $survivor
+check "stress: the survivor's pages verified after the OOM kill" eq $? 0
+sed 's/^/    /' /tmp/survivor.out
+rmdir $CG/oom
+swapoff /dev/vda
+check "stress: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
+check "stress: rmmod zcache" rmmod zcache
+check "stress: nothing left hooked" sh -c '! hooked_functions'
