@@ -2,7 +2,6 @@
 # Group "basic": load, self-test, every workload verified byte for byte,
 # the stats moving as they should, swapoff draining, rmmod unhooking.
 
-
 check "basic: insmod zcache" load_zcache
 check "basic: debugfs has every stat" sh -c '
 	for f in stored_pages zero_pages pool_total_size stores loads invalidates \

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The demo (make demo): a real workload through zcache, and its stats.
 
-
 show_stats() {
 	zcache-stat
 	echo "--- /sys/kernel/debug/zcache ---"

@@ -4,7 +4,6 @@
 # are stored; a second insmod; an attach that must fail and leave nothing
 # hooked.
 
-
 # An IPMODIFY user already on a data-path function: zcache must refuse.
 insmod /zcache/ipmodify_holder.ko func=$LOAD_FN
 check "devices: insmod refused while a livepatch-like user holds $LOAD_FN" \

@@ -3,7 +3,6 @@
 # calls no hook zcache could take.  insmod must fail, say why, and leave
 # nothing hooked; swap keeps working without zcache.
 
-
 check "nozswap: insmod refused" sh -c '! insmod /zcache/zcache.ko'
 check "nozswap: the refusal says the kernel has no zswap" sh -c \
 	'dmesg | grep -q "zcache: cannot attach: this kernel is built without zswap"'

@@ -3,7 +3,6 @@
 # DKMS-built module (when the host built one), zcache-stat's figures match
 # the debugfs files, and both fail clearly when they should.
 
-
 check "tools: zcache-stat without zcache exits 1 with a message" sh -c \
 	'! zcache-stat 2>/tmp/zs.err && grep -q "zcache is not loaded" /tmp/zs.err'
 
