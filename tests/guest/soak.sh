@@ -12,17 +12,18 @@ SOAK_S=${SOAK_S:-600} SEED=${SEED:-1}
 DBG=/sys/kernel/debug
 info "soak: seed $SEED for ${SOAK_S} s (replay: make soak SOAK_SEED=$SEED)"
 
-# rnd N: the next number in 0..N-1 of the seeded sequence
+# rnd N: RND = the next number in 0..N-1 of the seeded sequence.
+# pick WORD...: PICK = one of the words.  (Not $(...): a subshell would
+# lose the sequence's state.)
 rnd_state=$SEED
 rnd() {
 	rnd_state=$(( (rnd_state * 1103515245 + 12345) % 2147483648 ))
-	echo $(( (rnd_state / 65536) % $1 ))
+	RND=$(( (rnd_state / 65536) % $1 ))
 }
 pick() {
-	local n
-	n=$(rnd $#)
-	shift "$n"
-	echo "$1"
+	rnd $#
+	shift "$RND"
+	PICK=$1
 }
 
 check "soak: insmod zcache" load_zcache
@@ -33,30 +34,37 @@ end=$(( $(cut -d. -f1 /proc/uptime) + SOAK_S ))
 step=0 bad=0
 while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ] && [ $bad -lt 3 ]; do
 	step=$((step + 1))
-	what=$(pick workload workload workload param param faults swapcycle reload)
-	mb=$(( MEM_MB / 2 + $(rnd $(( MEM_MB + 1 ))) ))
-	s=$(rnd 100000)
+	pick workload workload workload param param faults swapcycle reload
+	what=$PICK
+	rnd $(( MEM_MB + 1 ))
+	mb=$(( MEM_MB / 2 + RND ))
+	rnd 100000
+	s=$RND
 	case $what in
 	workload)
-		mode=$(pick mixed zero random threads fork pageout thp)
+		pick mixed zero random threads fork pageout thp
+		mode=$PICK
 		desc="$mode ${mb}M seed $s"
 		case $mode in
-		threads) swaptest threads -m $mb -t $(( 2 + $(rnd 3) )) -o $(( 5000 / OPS_DIV )) -s $s ;;
+		threads) rnd 3; swaptest threads -m $mb -t $(( 2 + RND )) -o $(( 5000 / OPS_DIV )) -s $s ;;
 		*)       swaptest $mode -m $mb -s $s ;;
 		esac > /tmp/soak.out 2>&1 ;;
 	param)
-		p=$(pick compressor enabled max_pool_percent zero_pages_enabled accept_threshold_percent)
+		pick compressor enabled max_pool_percent zero_pages_enabled accept_threshold_percent
+		p=$PICK
 		case $p in
-		compressor) v=$(pick lzo lzo-rle lz4 lz4hc zstd deflate) ;;
-		enabled|zero_pages_enabled) v=$(pick Y Y N) ;;
-		max_pool_percent) v=$(( 1 + $(rnd 40) )) ;;
-		accept_threshold_percent) v=$(( 50 + $(rnd 51) )) ;;
+		compressor) pick lzo lzo-rle lz4 lz4hc zstd deflate; v=$PICK ;;
+		enabled|zero_pages_enabled) pick Y Y N; v=$PICK ;;
+		max_pool_percent) rnd 40; v=$(( 1 + RND )) ;;
+		accept_threshold_percent) rnd 51; v=$(( 50 + RND )) ;;
 		esac
 		desc="$p=$v"
 		echo "$v" > $ZP/$p && [ "$(param $p)" = "$v" ] > /tmp/soak.out 2>&1 ;;
 	faults)
-		kind=$(pick failslab fail_page_alloc)
-		prob=$(pick 1 5 10 25 50)
+		pick failslab fail_page_alloc
+		kind=$PICK
+		pick 1 5 10 25 50
+		prob=$PICK
 		desc="$kind $prob% under mixed ${mb}M seed $s"
 		echo N > $DBG/failslab/ignore-gfp-wait
 		echo N > $DBG/fail_page_alloc/ignore-gfp-highmem
