@@ -181,15 +181,13 @@ for k in $kernels; do
 	# cgroup (zcmem=) and get a larger dmesg (and, below, more time).
 	kgroups=$groups kextra="" kmem=${ZCACHE_VM_MEM:-256}
 	case $k in
-	6.1)  kgroups=$groups_6_1 ;;
-	*-rt) kgroups=$rt_groups ;;
+	6.1)        kgroups=$groups_6_1 ;;
+	*-rt)       kgroups=$rt_groups ;;
+	6.1-debug)  kgroups=$debug_groups_6_1 ;;
+	6.12-debug) kgroups=$debug_groups_6_12 ;;
 	esac
 	grep -q '^CONFIG_ZSWAP=y' "$KDIR/.config" || kgroups=nozswap kextra=pci=nomsi
 	if [ "$DEBUG_KERNEL" = 1 ]; then
-		case $k in
-		6.1-*) kgroups=$debug_groups_6_1 ;;
-		*)     kgroups=$debug_groups_6_12 ;;
-		esac
 		kmem=512
 		kextra="zcmem=16 log_buf_len=4M ${ZCACHE_DEBUG_EXTRA:-}"
 	fi

@@ -20,17 +20,6 @@ rejects() {
 }
 pswpout() { awk '/^pswpout / {print $2}' /proc/vmstat; }
 
-# fault_attr DIR PROBABILITY: fail at PROBABILITY% on tasks marked
-# make-it-fail, without limit, quietly.
-fault_attr() {
-	echo 1 > "$1/task-filter"
-	echo 0 > "$1/verbose"
-	echo 1 > "$1/interval"
-	echo -1 > "$1/times"
-	echo 0 > "$1/space"
-	echo "$2" > "$1/probability"
-}
-
 # faulty_run NAME COUNTER MIN SWAPTEST-ARGS...: a workload under the faults
 # set up; passes if it verifies, COUNTER grew by at least MIN, and every
 # refused store was written to disk.

@@ -27,11 +27,11 @@ if [ -n "$ZCMEM" ]; then
 	echo "${ZCMEM}M" > $CG/zt/memory.max
 	echo $$ > $CG/zt/cgroup.procs
 	MEM_MB=$ZCMEM
+	WS_MB=$(( MEM_MB * 5 / 4 ))
 else
 	MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+	WS_MB=$(( MEM_MB * 3 / 2 ))
 fi
-WS_MB=$(( MEM_MB * 3 / 2 ))
-[ -n "$ZCMEM" ] && WS_MB=$(( MEM_MB * 5 / 4 ))
 # MADV_PAGEOUT pushes every page through the cache without pressure.
 # Random-access workloads do ops / OPS_DIV operations.
 # MANY: a number of pages a workload surely moves.
@@ -69,6 +69,12 @@ swap_on() {
 	if [ -n "${2:-}" ]; then swaptest swapon "$1" "$2"; else swapon "$1"; fi
 }
 
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# elapsed_since T0: print, indented, the seconds since uptime T0
+elapsed_since() {
+	awk -v t0="$1" '{printf "    %.1f s\n", $1 - t0}' /proc/uptime
+}
+
 # run_checkpointed NAME SWAPTEST-ARGS... : start swaptest with a
 # checkpoint, call the function "at_checkpoint" once the pages are filled,
 # then let swaptest verify.  Passes NAME if swaptest verified every page.
@@ -78,7 +84,7 @@ run_checkpointed() {
 	cp_dir=/tmp/cp.$$
 	rm -rf "$cp_dir"
 	mkdir -p "$cp_dir"
-	t0=$(cut -d' ' -f1 /proc/uptime)
+	t0=$(uptime_s)
 	swaptest "$@" -C "$cp_dir" > /tmp/swaptest.out 2>&1 &
 	pid=$!
 	while [ ! -f "$cp_dir/filled" ] && kill -0 $pid 2>/dev/null; do
@@ -89,7 +95,7 @@ run_checkpointed() {
 	wait $pid
 	rc=$?
 	sed 's/^/    /' /tmp/swaptest.out
-	echo "    $(awk -v t0="$t0" '{printf "%.1f s", $1 - t0}' /proc/uptime)"
+	elapsed_since "$t0"
 	if [ $rc -eq 0 ]; then pass "$name"; else fail "$name" "swaptest exit $rc"; fi
 	rm -rf "$cp_dir"
 	return $rc
@@ -99,11 +105,11 @@ run_checkpointed() {
 run_plain() {
 	local name=$1 rc
 	shift
-	t0=$(cut -d' ' -f1 /proc/uptime)
+	t0=$(uptime_s)
 	swaptest "$@" > /tmp/swaptest.out 2>&1
 	rc=$?
 	sed 's/^/    /' /tmp/swaptest.out
-	echo "    $(awk -v t0="$t0" '{printf "%.1f s", $1 - t0}' /proc/uptime)"
+	elapsed_since "$t0"
 	if [ $rc -eq 0 ]; then pass "$name"; else fail "$name" "swaptest exit $rc"; fi
 	return $rc
 }
@@ -160,4 +166,17 @@ kmemleak_clean() {
 	else
 		pass "$1"
 	fi
+}
+
+# fault_attr DIR PROBABILITY: a fault-injection capability (failslab,
+# fail_page_alloc, fail_function) fails at PROBABILITY% on tasks marked
+# make-it-fail, without limit, quietly.  Probability last: the writes
+# before it must not be failed themselves.
+fault_attr() {
+	echo 1 > "$1/task-filter"
+	echo 0 > "$1/verbose"
+	echo 1 > "$1/interval"
+	echo -1 > "$1/times"
+	echo 0 > "$1/space"
+	echo "$2" > "$1/probability"
 }

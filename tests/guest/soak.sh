@@ -68,9 +68,7 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ] && [ $bad -lt 3 ]; do
 		desc="$kind $prob% under mixed ${mb}M seed $s"
 		echo N > $DBG/failslab/ignore-gfp-wait
 		echo N > $DBG/fail_page_alloc/ignore-gfp-highmem
-		for f in task-filter:1 verbose:0 interval:1 times:-1 space:0 probability:$prob; do
-			echo "${f#*:}" > $DBG/$kind/${f%%:*}
-		done
+		fault_attr $DBG/$kind $prob
 		swaptest mixed -m $mb -s $s -F > /tmp/soak.out 2>&1
 		rc=$?
 		echo 0 > $DBG/$kind/probability
