@@ -5,6 +5,9 @@
 # make demo            build, boot the test VM, swap a workload through
 #                      zcache, print the stats (KERNEL=6.1 by default)
 # make check           the whole test suite; ends with "N passed, N failed"
+# make bench           zcache against stock zswap, zram and disk swap in the
+#                      test VM; writes bench/results/<date>.md and plots
+#                      (BENCH_KERNELS, BENCH_REPS, BENCH_DISKS)
 # make soak            a long randomized run on the debug kernel (not in CI;
 #                      SOAK_SECONDS, SOAK_SEED, SOAK_KERNEL)
 # make lint            checkpatch --strict, W=1, sparse, kernel-doc
@@ -34,6 +37,9 @@ demo:
 check:
 	tests/run.sh
 
+bench:
+	bench/bench.sh
+
 soak:
 	scripts/soak.sh
 
@@ -51,4 +57,4 @@ dkms-remove:
 	-dkms remove zcache/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-.PHONY: all modules clean demo check soak lint dkms-install dkms-remove
+.PHONY: all modules clean demo check bench soak lint dkms-install dkms-remove

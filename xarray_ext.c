@@ -18,7 +18,9 @@
 
 #include <linux/error-injection.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/xarray.h>
 
 #include "xarray_ext.h"
@@ -158,3 +160,51 @@ unsigned long xa_ext_drain(struct xarray *xa,
 	return erased;
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_drain, ZCACHE_INTERNAL);
+
+/* Levels of a tree that indexes an unsigned long */
+#define XA_EXT_MAX_LEVELS	DIV_ROUND_UP(BITS_PER_LONG, XA_CHUNK_SHIFT)
+
+/**
+ * xa_ext_count_nodes() - the number of nodes an XArray is made of
+ * @xa: the array
+ *
+ * Entries are walked in index order under RCU, so all the entries below a
+ * node are met in one run: remembering the last node met at each level is
+ * enough to count every node once.  Exact for an array that does not
+ * change during the walk, an estimate otherwise.
+ *
+ * Context: process context, may sleep; takes the RCU read lock.
+ * Return: how many struct xa_node the array holds.
+ */
+unsigned long xa_ext_count_nodes(struct xarray *xa)
+{
+	struct xa_node *seen[XA_EXT_MAX_LEVELS] = { };
+	XA_STATE(xas, xa, 0);
+	unsigned long nodes = 0, walked = 0;
+	struct xa_node *node;
+	void *entry;
+
+	rcu_read_lock();
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		if (xas_retry(&xas, entry))
+			continue;
+		for (node = xas.xa_node; node; node = xa_parent(xa, node)) {
+			unsigned int level = node->shift / XA_CHUNK_SHIFT;
+
+			if (WARN_ON_ONCE(level >= XA_EXT_MAX_LEVELS) ||
+			    seen[level] == node)
+				break;
+			seen[level] = node;
+			nodes++;
+		}
+		if (++walked % XA_CHECK_SCHED)
+			continue;
+		xas_pause(&xas);
+		rcu_read_unlock();
+		cond_resched();
+		rcu_read_lock();
+	}
+	rcu_read_unlock();
+	return nodes;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_count_nodes, ZCACHE_INTERNAL);

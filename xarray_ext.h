@@ -30,5 +30,6 @@ void *xa_ext_erase(struct xarray *xa, unsigned long index,
 unsigned long xa_ext_drain(struct xarray *xa,
 			   void (*release)(void *entry, void *arg), void *arg,
 			   const struct xa_ext_occupancy *occ);
+unsigned long xa_ext_count_nodes(struct xarray *xa);
 
 #endif /* _ZCACHE_XARRAY_EXT_H */

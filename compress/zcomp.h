@@ -35,5 +35,6 @@ int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 		   unsigned int *dlen);
 int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 		     unsigned int slen, struct page *page);
+bool zcomp_looks_incompressible(struct zcomp_cpu *zc, const u8 *src);
 
 #endif /* _ZCACHE_ZCOMP_H */

@@ -19,15 +19,17 @@ mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,modules,zcache,tests,corpus}
 cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$ZCACHE_TOP/tests/guest/init" "$stage/init"
 cp "$ZCACHE_TOP"/tests/guest/*.sh "$stage/tests/"
+cp "$ZCACHE_TOP/bench/guest.sh" "$stage/tests/bench.sh"
 cp "$build/swaptest" "$stage/bin/swaptest"
 install -m 0755 "$ZCACHE_TOP/scripts/zcache-stat" "$ZCACHE_TOP/scripts/zcache-load" "$stage/bin/"
 cp "$build"/*.ko "$stage/zcache/"
 
 # Modules, dependencies first, in the order modprobe would load them.
 # The disk and zsmalloc are required; compressors the kernel lacks are left
-# out (the guest tests every compressor the kernel offers).
+# out (the guest tests every compressor the kernel offers), and so are the
+# benchmark's peers (zram, zswap's zbud and z3fold pools).
 required="virtio_pci virtio_blk zsmalloc"
-optional="lzo lzo-rle lz4 lz4hc zstd deflate 842"
+optional="lzo lzo-rle lz4 lz4hc zstd deflate 842 zbud z3fold zram"
 for m in $required; do
 	modprobe -d "$MODROOT" -S "$KVER" --show-depends "$m" >/dev/null ||
 		die "kernel $KVER has no module $m"

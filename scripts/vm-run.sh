@@ -7,7 +7,8 @@
 # sparse swap disks of 1 GiB each are attached as /dev/vda, /dev/vdb, ...
 # The serial console goes to LOG.  Returns qemu's status; a guest that
 # does not power off within ZCACHE_VM_TIMEOUT seconds (default 900) is
-# killed.
+# killed.  ZCACHE_DISK_OPTS replaces the disks' -drive cache options
+# (default cache=writeback).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 drives=()
 for i in $(seq 1 "$ndisks"); do
 	truncate -s 1G "$work/swap$i.img"
-	drives+=(-drive "file=$work/swap$i.img,if=virtio,format=raw,cache=writeback")
+	drives+=(-drive "file=$work/swap$i.img,if=virtio,format=raw,${ZCACHE_DISK_OPTS:-cache=writeback}")
 done
 
 timeout --foreground -k 10 "${ZCACHE_VM_TIMEOUT:-900}" \

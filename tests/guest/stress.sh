@@ -82,7 +82,9 @@ swaptest pageout -m 8 -s 300 -C $cp > /tmp/survivor.out 2>&1 &
 survivor=$!
 while [ ! -f $cp/filled ] && kill -0 $survivor 2>/dev/null; do sleep 0.1; done
 held=$(stat_ stored_pages)
-check "stress: the survivor's pages are in zcache" gt "$held" 1500
+# 2048 pages, of which about 15% random and 10% zero; reclaim in the small
+# cgroup may also read a few back (6.12 frees an entry on swap-in).
+check "stress: the survivor's pages are in zcache" gt "$held" 1024
 mkdir -p $CG/oom
 echo "$(( MEM_MB / 2 ))M" > $CG/oom/memory.max
 echo "$(( MEM_MB / 2 ))M" > $CG/oom/memory.swap.max

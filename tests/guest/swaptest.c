@@ -8,7 +8,7 @@
  * returned for the wrong slot is caught even if its kind matches.
  *
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
- *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F]
+ *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT]
  * MODE: mixed | zero | random | threads | fork | pageout | thp
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *
@@ -18,6 +18,8 @@
  * -F: fault injection (debug kernel): mark the task make-it-fail from the
  * fill to the end of verification, so failslab, fail_page_alloc and
  * fail_function with task-filter hit the stores this task's reclaim makes.
+ * -Z PCT: mixed mode with PCT% zero pages, the other kinds scaled to match.
+ * Fill/verify modes and threads print their phase times ("swaptest: time").
  * Exit status: 0 if every page verified, 1 on a mismatch, 2 on an error.
  */
 #define _GNU_SOURCE
@@ -249,6 +251,14 @@ static void wait_checkpoint(void)
 	make_it_fail(1);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static long vm_swap_kb(void)
 {
 	char line[256];
@@ -305,10 +315,14 @@ static int run_threads(unsigned int nthreads, unsigned long ops)
 	unsigned char *versions = calloc(npages, 1);
 	struct worker *w = calloc(nthreads, sizeof(*w));
 	unsigned long bad = 0;
+	double t0, t1, t2, t3;
 	unsigned int i;
 
+	t0 = now_s();
 	fill(r, 0);
+	t1 = now_s();
 	wait_checkpoint();
+	t2 = now_s();
 	for (i = 0; i < nthreads; i++) {
 		w[i] = (struct worker){ .id = i, .nthreads = nthreads,
 					.ops = ops, .region = r,
@@ -319,6 +333,9 @@ static int run_threads(unsigned int nthreads, unsigned long ops)
 		pthread_join(w[i].tid, NULL);
 		bad += w[i].bad;
 	}
+	t3 = now_s();
+	printf("swaptest: time fill=%.3f ops=%.3f ops_per_s=%.0f\n", t1 - t0,
+	       t3 - t2, nthreads * ops / (t3 - t2));
 	bad += verify(r, versions, 0);
 	printf("swaptest: threads=%u ops=%lu pages=%lu mismatches=%lu\n",
 	       nthreads, ops, npages, bad);
@@ -406,15 +423,22 @@ static int run_pageout(void)
 static int run_fill_verify(void)
 {
 	unsigned char *r = map_region();
+	double t0, t1, t2, t3;
 	unsigned long bad;
 
 	make_it_fail(1);
+	t0 = now_s();
 	fill(r, 0);
+	t1 = now_s();
 	wait_checkpoint();
+	t2 = now_s();
 	bad = verify(r, NULL, 0);
+	t3 = now_s();
 	/* Twice: the second pass reads pages the first pushed out. */
 	bad += verify(r, NULL, 0);
 	make_it_fail(0);
+	printf("swaptest: time fill=%.3f verify=%.3f verify2=%.3f\n", t1 - t0,
+	       t3 - t2, now_s() - t3);
 	printf("swaptest: pages=%lu mismatches=%lu\n", npages, bad);
 	return bad ? 1 : 0;
 }
@@ -424,11 +448,12 @@ int main(int argc, char **argv)
 	const char *mode, *corpus = "/corpus";
 	unsigned long mb = 64, ops = 20000;
 	unsigned int nthreads = 2;
+	int zero_pct = -1;
 	char path[512];
 	int opt;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F]\n");
+		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -443,7 +468,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:F")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:")) != -1) {
 		switch (opt) {
 		case 'm': mb = strtoul(optarg, NULL, 0); break;
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
@@ -452,6 +477,7 @@ int main(int argc, char **argv)
 		case 'c': corpus = optarg; break;
 		case 'C': checkpoint = optarg; break;
 		case 'F': fault_inject = 1; break;
+		case 'Z': zero_pct = atoi(optarg); break;
 		default: return 2;
 		}
 	}
@@ -462,8 +488,17 @@ int main(int argc, char **argv)
 	bin = read_corpus(path, &bin_len);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	if (!strcmp(mode, "mixed"))
+	if (!strcmp(mode, "mixed")) {
+		/* -Z: this share of zero pages, the rest mixed as before */
+		if (zero_pct >= 0 && zero_pct <= 100) {
+			pct_text = pct_text * (100 - zero_pct) / (100 - pct_zero);
+			pct_bin = pct_bin * (100 - zero_pct) / (100 - pct_zero);
+			pct_struct = pct_struct * (100 - zero_pct) /
+				     (100 - pct_zero);
+			pct_zero = zero_pct;
+		}
 		return run_fill_verify();
+	}
 	if (!strcmp(mode, "zero")) {
 		pct_zero = 90;
 		pct_text = 4;

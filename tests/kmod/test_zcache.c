@@ -295,6 +295,58 @@ static void check_compressor(int id, struct page *src, struct page *dst)
 	ZC_FAIL_IF(!ret);
 }
 
+static bool looks_incompressible(struct page *page)
+{
+	struct zcomp_cpu *zc = zcomp_cpu_get();
+	bool random = zcomp_looks_incompressible(zc, page_address(page));
+
+	zcomp_cpu_put(zc);
+	return random;
+}
+
+/* Random data looks random; whatever compresses does not. */
+static void check_incompressible_estimate(struct page *src)
+{
+	u8 *p = page_address(src);
+	unsigned int dlen;
+	struct zcomp_cpu *zc;
+	int id, round;
+
+	for (round = 0; round < 16; round++) {
+		get_random_bytes(p, PAGE_SIZE);
+		ZC_FAIL_IF(!looks_incompressible(src));
+	}
+	/* Every compressor agrees that such a page does not compress. */
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
+		if (!zcomp_ready(id))
+			continue;
+		zc = zcomp_cpu_get();
+		ZC_FAIL_IF(zcomp_compress(zc, id, src, &dlen) == 0 &&
+			   dlen <= PAGE_SIZE * 3 / 4);
+		zcomp_cpu_put(zc);
+	}
+
+	fill_text(p);
+	ZC_FAIL_IF(looks_incompressible(src));
+	memset(p, 0, PAGE_SIZE);
+	ZC_FAIL_IF(looks_incompressible(src));
+	/* Half random, half zeroes: compresses to about half a page. */
+	get_random_bytes(p, PAGE_SIZE / 2);
+	ZC_FAIL_IF(looks_incompressible(src));
+	/* A random block written twice: the compressor finds the repeat. */
+	memcpy(p + PAGE_SIZE / 2, p, PAGE_SIZE / 2);
+	ZC_FAIL_IF(looks_incompressible(src));
+	/* An array of counters, as swaptest's structured pages have. */
+	for (round = 0; round < PAGE_SIZE / 4; round++)
+		((u32 *)p)[round] = 0x40 + round / 8;
+	ZC_FAIL_IF(looks_incompressible(src));
+	/* Random bytes from a small alphabet: 4 bits per byte. */
+	get_random_bytes(p, PAGE_SIZE);
+	for (round = 0; round < PAGE_SIZE; round++)
+		p[round] &= 0x0f;
+	ZC_FAIL_IF(looks_incompressible(src));
+}
+
 /*********************************
  * runner
  *********************************/
@@ -314,7 +366,7 @@ static void ktap_case(const char *name, void (*fn)(struct xarray *),
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, ncases = 6;
+	int id, ncases = 7;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
@@ -341,6 +393,13 @@ static int __init test_zcache_init(void)
 		pr_info("%sok %u compress_roundtrip_%s\n",
 			failed_in_case ? "not " : "", ++case_no, zcomp_name(id));
 	}
+	failed_in_case = 0;
+	ZC_FAIL_IF(!src);
+	if (src)
+		check_incompressible_estimate(src);
+	pr_info("%sok %u incompressible_estimate\n",
+		failed_in_case ? "not " : "", ++case_no);
+
 	if (src)
 		__free_page(src);
 	if (dst)

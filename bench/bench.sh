@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/bench.sh - make bench: zcache against stock zswap, zram and disk
+# swap, in one VM run per kernel and disk model, reported as ratios.
+#
+# For each kernel line in BENCH_KERNELS (default "6.1 6.12"): fetch
+# Debian's newest image, build zcache, then boot the test VM once per disk
+# model and run every backend on every workload, BENCH_REPS times (default
+# 3), interleaved.  The raw "ZB: RUN" lines go to bench/work/<date>/, the
+# report (bench/report.py) to bench/results/<date>.md and its PNG plots.
+#
+# Disk models (BENCH_DISKS, default "throttled raw"):
+#   throttled  O_DIRECT (cache=none,aio=native), throttled to 2500 IOPS
+#              and 125 MiB/s: a SATA SSD (about 10000 random 4 KiB reads
+#              a second at the queue depth of a page fault, 500 MB/s in
+#              sequence) slowed by the 4x that TCG slows the CPU by, so
+#              that a disk read costs what it costs next to a real CPU.
+#              The full backend x workload matrix runs here.
+#   raw        O_DIRECT, unthrottled: the host's disk, ~76 us per 4 KiB
+#              write, fast next to TCG's CPU.  Disk, the peer and zcache
+#              on two workloads, on the first kernel only (for time).
+# Never cache=unsafe or writeback: swap would land in the host's RAM.
+#
+# BENCH_BACKENDS and BENCH_WORKLOADS narrow the throttled matrix, BENCH_DATE
+# names the output (default today).
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+kernels=${BENCH_KERNELS:-6.1 6.12}
+reps=${BENCH_REPS:-3}
+disks=${BENCH_DISKS:-throttled raw}
+mem=${BENCH_VM_MEM:-192}
+date=${BENCH_DATE:-$(date +%Y-%m-%d)}
+work=$ZCACHE_TOP/bench/work/$date
+results=$ZCACHE_TOP/bench/results
+
+# Which backend runs which workload: every compressor of both caches on
+# the mixed workload (their speed and ratio); the peers that matter for
+# each target elsewhere.  zram cannot run the incompressible workload: it
+# keeps every page in RAM, and a working set past RAM that does not
+# compress does not fit.  zcache-lz4-p50 has the pool limit raised to 50%.
+full_6_1="disk zswap-default zswap-lz4 zswap-zstd zram zcache-lz4 zcache-zstd zcache-lzo zcache-lz4hc zcache-deflate zcache-lz4-p50"
+full_6_12="disk zswap-default zswap-lz4 zram zcache-lz4 zcache-zstd zcache-lz4-p50"
+workloads=${BENCH_WORKLOADS:-mixed zero random threads build}
+only="zero:disk+zswap-lz4+zram+zcache-lz4"
+only="$only;random:disk+zswap-lz4+zcache-lz4"
+only="$only;threads:disk+zswap-lz4+zram+zcache-lz4+zcache-lz4-p50"
+only="$only;build:disk+zswap-lz4+zram+zcache-lz4"
+only="$only;mixed:disk+zswap-default+zswap-lz4+zswap-zstd+zram+zcache-lz4+zcache-zstd+zcache-lzo+zcache-lz4hc+zcache-deflate"
+raw_backends="disk zswap-lz4 zcache-lz4"
+raw_workloads="mixed random"
+
+disk_opts() {
+	case $1 in
+	throttled) echo "cache=none,aio=native,throttling.iops-total=2500,throttling.bps-total=131072000" ;;
+	raw)       echo "cache=none,aio=native" ;;
+	*)         die "unknown disk model $1" ;;
+	esac
+}
+
+need_host_tools
+need_pkgs gnuplot:gnuplot-nox /usr/bin/python3:python3
+mkdir -p "$work" "$results"
+log "benchmark $date: kernels $kernels, disks $disks, $reps reps; raw output in $work"
+
+for line in $kernels; do
+	envfile=$("$ZCACHE_TOP/scripts/kernel-fetch.sh" "$line")
+	. "$envfile"
+	build=$("$ZCACHE_TOP/scripts/build.sh" "$envfile")
+	"$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$build/initramfs.gz"
+	full=$full_6_1
+	[ "$line" = 6.12 ] && full=$full_6_12
+	full=${BENCH_BACKENDS:-$full}
+	for disk in $disks; do
+		if [ "$disk" = raw ]; then
+			[ "$line" = "${kernels%% *}" ] || continue
+			b=$raw_backends w=$raw_workloads
+		else
+			b=$full w=$workloads
+		fi
+		log "$KVER, $disk disk: $(echo $b | wc -w) backends x $(echo $w | wc -w) workloads x $reps"
+		log_file=$work/$KVER-$disk.log
+		ZCACHE_DISK_OPTS=$(disk_opts "$disk") ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-5400} \
+			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
+			"$log_file" bench 1 "$mem" \
+			"zbench_backends=$(echo $b | tr ' ' ,) zbench_workloads=$(echo $w | tr ' ' ,) zbench_reps=$reps zbench_only=$only" ||
+			true
+		tr -d '\r' < "$log_file" | sed -n 's/^.*ZB: RUN /RUN /p' |
+			sed "s/^RUN /RUN kernel=$KVER disk=$disk /" > "$work/$KVER-$disk.runs"
+		grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
+			die "$KVER $disk: a run lost data or the guest did not finish; see $log_file"
+		log "$(wc -l < "$work/$KVER-$disk.runs") runs recorded"
+	done
+done
+
+git -C "$ZCACHE_TOP" describe --always --dirty > "$work/commit" 2>/dev/null || true
+python3 "$ZCACHE_TOP/bench/report.py" "$work" "$results" "$date"
+log "results: $results/$date.md"

@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark's guest side (zctest=bench, sourced by the test VM's init).
+#
+# Kernel command line:
+#   zbench_backends=B,B,...  disk zswap-default zswap-lz4 zswap-zstd zram
+#                            zcache-COMP zcache-COMP-pPERCENT
+#   zbench_workloads=W,W,... mixed zero random threads build
+#   zbench_reps=N            repetitions, interleaved: every backend runs a
+#                            workload before any runs it again
+#   zbench_only=W:B+B;...    restrict workload W to backends B (optional)
+#
+# One "ZB: RUN key=value ..." line per run; the host makes the tables.  A
+# run whose data does not verify prints ok=0 and is not a figure.
+
+arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
+BACKENDS=$(arg zbench_backends | tr ',' ' ')
+WORKLOADS=$(arg zbench_workloads | tr ',' ' ')
+REPS=$(arg zbench_reps)
+ONLY=$(arg zbench_only)
+# Working sets of 1.25x the guest's RAM: past it, and still within what
+# zram (which holds everything in RAM, without a limit) can keep.
+WS_MB=$(( MEM_MB * 5 / 4 ))
+ZSW=/sys/module/zswap/parameters
+ZSWD=/sys/kernel/debug/zswap
+
+# Stock zswap's defaults, as this kernel was built, before anything changes
+# them.
+ZSWAP_DEF="$(cat $ZSW/compressor)/$(cat $ZSW/zpool)"
+echo 0 > $ZSW/enabled 2>/dev/null
+info "bench: zswap defaults $ZSWAP_DEF, backends $BACKENDS, workloads $WORKLOADS, $REPS reps"
+
+# The swap disk behaves like an SSD: non-rotational (the swap core then
+# uses its SSD allocator and discards).
+echo 0 > /sys/block/vda/queue/rotational
+
+mount -t cgroup2 cgroup2 $CG 2>/dev/null
+echo +memory > $CG/cgroup.subtree_control
+
+vmstat_() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
+# user and system time of the whole guest, in USER_HZ ticks
+cpu_ticks() { awk '/^cpu / {print $2 + $3, $4 + $7 + $8}' /proc/stat; }
+
+wanted() {	# wanted WORKLOAD BACKEND: does zbench_only allow the pair?
+	local rule
+	for rule in $(echo "$ONLY" | tr ';' ' '); do
+		[ "${rule%%:*}" = "$1" ] || continue
+		echo "+${rule#*:}+" | grep -q "+$2+"
+		return
+	done
+	return 0
+}
+
+# ---- backends ----
+zswap_set() {	# zswap_set COMPRESSOR/ZPOOL
+	echo "${1%/*}" > $ZSW/compressor && echo "${1#*/}" > $ZSW/zpool &&
+		echo 20 > $ZSW/max_pool_percent && echo 1 > $ZSW/enabled
+}
+
+backend_up() {
+	case $1 in
+	disk)		;;
+	zswap-default)	zswap_set "$ZSWAP_DEF" || return 1 ;;
+	zswap-lz4)	zswap_set lz4/zsmalloc || return 1 ;;
+	zswap-zstd)	zswap_set zstd/zsmalloc || return 1 ;;
+	zram)
+		echo 1 > /sys/block/zram0/reset
+		echo lz4 > /sys/block/zram0/comp_algorithm || return 1
+		echo $(( WS_MB + 64 ))M > /sys/block/zram0/disksize || return 1
+		swap_on /dev/zram0
+		return
+		;;
+	zcache-*-p*)
+		c=${1#zcache-}
+		insmod /zcache/zcache.ko compressor=${c%-p*} max_pool_percent=${c##*-p} || return 1
+		;;
+	zcache-*)	insmod /zcache/zcache.ko compressor=${1#zcache-} || return 1 ;;
+	*)		return 1 ;;
+	esac
+	swap_on /dev/vda
+}
+
+backend_down() {
+	swapoff /dev/vda 2>/dev/null
+	swapoff /dev/zram0 2>/dev/null
+	case $1 in
+	zswap-*)	echo 0 > $ZSW/enabled ;;
+	zram)		echo 1 > /sys/block/zram0/reset ;;
+	zcache-*)	rmmod zcache ;;
+	esac
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# Each backend's own figures while the workload holds its pages:
+# pages held, zero pages among them, pool bytes, rejects, metadata bytes.
+backend_stats() {
+	local d
+	case $1 in
+	zcache-*)
+		d=/sys/kernel/debug/zcache
+		echo "held=$(cat $d/stored_pages) zero=$(cat $d/zero_pages)" \
+			"pool=$(cat $d/pool_total_size)" \
+			"rejects=$(( $(cat $d/pool_limit_hit) + $(cat $d/reject_compress_poor) + $(cat $d/reject_compress_fail) + $(cat $d/reject_alloc_fail) ))" \
+			"sampled=$(cat $d/reject_poor_sampled)" \
+			"meta=$(cat $d/metadata_bytes)"
+		;;
+	zswap-*)
+		d=$ZSWD
+		local zero=0 rej=0 f size
+		[ -r $d/same_filled_pages ] && zero=$(cat $d/same_filled_pages)
+		for f in $d/reject_* $d/pool_limit_hit; do
+			[ -r "$f" ] && rej=$(( rej + $(cat "$f") ))
+		done
+		# A zswap entry is a slab object of its own (6.1: with its
+		# rbtree node inside); zero pages get one too.
+		size=$(cat /sys/kernel/slab/zswap_entry/slab_size 2>/dev/null || echo 0)
+		echo "held=$(cat $d/stored_pages) zero=$zero pool=$(cat $d/pool_total_size)" \
+			"rejects=$rej meta=$(( $(cat $d/stored_pages) * size ))"
+		;;
+	zram)
+		# orig compr mem_used limit max same compacted huge
+		set -- $(cat /sys/block/zram0/mm_stat)
+		echo "held=$(( $1 / 4096 )) zero=$6 pool=$3 rejects=0 huge=$8"
+		;;
+	*)	echo "held=0 zero=0 pool=0 rejects=0" ;;
+	esac
+}
+
+# ---- workloads ----
+SEED=100
+CPDIR=/tmp/bench.cp
+
+# run_swaptest ARGS...: swaptest with a checkpoint; the backend's figures
+# are read while it holds its pages.  Prints swaptest's output.
+run_swaptest() {
+	rm -rf $CPDIR
+	mkdir -p $CPDIR
+	swaptest "$@" -C $CPDIR > /tmp/bench.out 2>&1 &
+	local pid=$!
+	while [ ! -f $CPDIR/filled ] && kill -0 $pid 2>/dev/null; do sleep 0.2; done
+	backend_stats "$backend" > /tmp/bench.stats
+	touch $CPDIR/go
+	wait $pid
+}
+
+# A build-like load: short-lived jobs, two at a time (make -j2), each
+# filling and re-reading its own mixed data, in a memory cgroup half the
+# size of what they use together.
+run_build() {
+	local job=0 pids="" p status=0 t0
+	mkdir -p $CG/build
+	echo $(( MEM_MB / 2 ))M > $CG/build/memory.max
+	t0=$(uptime_s)
+	while [ $job -lt 6 ]; do
+		sh -c "echo \$\$ > $CG/build/cgroup.procs; exec swaptest mixed -m $(( MEM_MB * 3 / 8 )) -s $(( SEED + job ))" \
+			> /tmp/bench.job$job 2>&1 &
+		pids="$pids $!"
+		job=$((job + 1))
+		if [ $(( job % 2 )) = 0 ]; then
+			for p in $pids; do wait $p || status=1; done
+			pids=""
+		fi
+	done
+	echo "swaptest: time build=$(awk -v t0="$t0" '{printf "%.3f", $1 - t0}' /proc/uptime)"
+	# the last job's memory: its pages are already freed
+	backend_stats "$backend" > /tmp/bench.stats
+	rmdir $CG/build
+	cat /tmp/bench.job*
+	rm -f /tmp/bench.job*
+	return $status
+}
+
+run_workload() {
+	case $1 in
+	mixed)		run_swaptest mixed -m $WS_MB -s $SEED ;;
+	zero)		run_swaptest mixed -Z 60 -m $WS_MB -s $SEED ;;
+	random)		run_swaptest random -m $WS_MB -s $SEED ;;
+	threads)	run_swaptest threads -m $WS_MB -t 2 -o 30000 -s $SEED ;;
+	build)		run_build > /tmp/bench.out 2>&1 ;;
+	esac
+}
+
+rep=1
+bad=0
+while [ $rep -le "$REPS" ]; do
+	for workload in $WORKLOADS; do
+		for backend in $BACKENDS; do
+			wanted $workload $backend || continue
+			if ! backend_up $backend; then
+				echo "ZB: RUN rep=$rep workload=$workload backend=$backend ok=0 why=setup"
+				backend_down $backend
+				continue
+			fi
+			set -- $(vmstat_ pswpin) $(vmstat_ pswpout) $(cpu_ticks)
+			run_workload $workload
+			ok=$?
+			times=$(sed -n 's/^swaptest: time //p' /tmp/bench.out | tr '\n' ' ')
+			echo "ZB: RUN rep=$rep workload=$workload backend=$backend ok=$([ $ok = 0 ] && echo 1 || echo 0)" \
+				"$times" \
+				"pswpin=$(( $(vmstat_ pswpin) - $1 )) pswpout=$(( $(vmstat_ pswpout) - $2 ))" \
+				"$(cpu_ticks | awk -v u="$3" -v s="$4" '{printf "user=%.2f sys=%.2f", ($1 - u) / 100, ($2 - s) / 100}')" \
+				"$(cat /tmp/bench.stats)"
+			if [ $ok != 0 ]; then
+				bad=$((bad + 1))
+				sed 's/^/    /' /tmp/bench.out
+			fi
+			backend_down $backend
+		done
+	done
+	rep=$((rep + 1))
+done
+check "bench: every run verified its data" eq $bad 0

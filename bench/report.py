@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/report.py WORKDIR RESULTSDIR DATE - the benchmark's report
+
+Reads the "RUN key=value ..." lines bench.sh collected in WORKDIR/*.runs
+and writes RESULTSDIR/DATE.md (tables of medians and spreads, ratios
+against the peer, the targets and whether they are met) and
+RESULTSDIR/DATE-*.png (gnuplot).  Every figure is a median over the
+repetitions; the spread is min..max.
+"""
+
+import glob
+import os
+import statistics
+import subprocess
+import sys
+
+PEER = "zswap-lz4"
+WORKLOAD_TEXT = {
+    "mixed": "mixed: sequential fill and two read-backs, real text/binaries, 10% zero",
+    "zero": "zero-heavy: the same with 60% zero pages",
+    "random": "incompressible: random pages",
+    "threads": "2-thread random read-verify-write (ops/s)",
+    "build": "build-like: 6 jobs, 2 at a time, in a memcg of half the RAM",
+}
+WORKLOADS = ["mixed", "zero", "random", "threads", "build"]
+
+
+def parse(workdir):
+    runs = []
+    for path in sorted(glob.glob(os.path.join(workdir, "*.runs"))):
+        with open(path) as f:
+            for line in f:
+                fields = line.split()
+                if not fields or fields[0] != "RUN":
+                    continue
+                run = dict(kv.split("=", 1) for kv in fields[1:] if "=" in kv)
+                runs.append(run)
+    return runs
+
+
+def num(run, key, default=0.0):
+    try:
+        return float(run.get(key, default))
+    except ValueError:
+        return default
+
+
+def elapsed(run):
+    """The workload's own time (checkpoint waits excluded), in seconds."""
+    if run["workload"] == "threads":
+        return num(run, "fill") + num(run, "ops")
+    if run["workload"] == "build":
+        return num(run, "build")
+    return num(run, "fill") + num(run, "verify") + num(run, "verify2")
+
+
+def score(run):
+    """Higher is better: ops/s for threads, 1/time otherwise."""
+    if run["workload"] == "threads":
+        return num(run, "ops_per_s")
+    t = elapsed(run)
+    return 1.0 / t if t > 0 else 0.0
+
+
+def ratio_nz(run):
+    """Compression ratio of the non-zero pages the backend held."""
+    pool = num(run, "pool")
+    nz = num(run, "held") - num(run, "zero")
+    return nz * 4096 / pool if pool > 0 and nz > 0 else None
+
+
+def meta_per_page(run):
+    held = num(run, "held")
+    if "meta" not in run or held <= 0:
+        return None
+    return num(run, "meta") / held
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def spread(values):
+    values = [v for v in values if v is not None]
+    return (min(values), max(values)) if values else (None, None)
+
+
+def fmt(v, digits=2):
+    if v is None:
+        return "-"
+    if abs(v) >= 1000:
+        return f"{v:.0f}"
+    return f"{v:.{digits}f}"
+
+
+class Cell:
+    """The repetitions of one backend on one workload."""
+
+    def __init__(self, runs):
+        self.runs = [r for r in runs if r.get("ok") == "1"]
+        self.failed = len(runs) - len(self.runs)
+        self.score = med(score(r) for r in self.runs)
+
+    def median(self, f):
+        return med(f(r) for r in self.runs)
+
+    def range(self, f):
+        return spread(f(r) for r in self.runs)
+
+
+def group(runs):
+    cells = {}
+    for r in runs:
+        cells.setdefault((r["kernel"], r["disk"], r["workload"], r["backend"]), []).append(r)
+    return {k: Cell(v) for k, v in cells.items()}
+
+
+def backends_of(runs, kernel, disk):
+    seen = []
+    for r in runs:
+        if r["kernel"] == kernel and r["disk"] == disk and r["backend"] not in seen:
+            seen.append(r["backend"])
+    return seen
+
+
+def perf_table(out, cells, kernel, disk, backends):
+    out.append(f"Median over the repetitions; min..max in brackets; **x** is the "
+               f"speed relative to {PEER} (higher is better).\n")
+    for w in WORKLOADS:
+        present = [b for b in backends if (kernel, disk, w, b) in cells]
+        if not present:
+            continue
+        peer = cells.get((kernel, disk, w, PEER))
+        out.append(f"#### {WORKLOAD_TEXT[w]}\n")
+        unit = "ops/s" if w == "threads" else "time (s)"
+        out.append(f"| backend | {unit} | x {PEER} | phases (s) | pswpout | pswpin | user s | sys s | ratio | pool MiB | rejects | meta B/page |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for b in present:
+            c = cells[(kernel, disk, w, b)]
+            if not c.runs:
+                out.append(f"| {b} | failed ({c.failed} runs) |" + " |" * 10)
+                continue
+            if w == "threads":
+                f = lambda r: num(r, "ops_per_s")
+            else:
+                f = elapsed
+            lo, hi = c.range(f)
+            rel = c.score / peer.score if peer and peer.score else None
+            if w == "threads":
+                phases = f"fill {fmt(c.median(lambda r: num(r, 'fill')), 1)}, ops {fmt(c.median(lambda r: num(r, 'ops')), 1)}"
+            elif w == "build":
+                phases = "-"
+            else:
+                phases = "fill {}, read {}, reread {}".format(
+                    fmt(c.median(lambda r: num(r, "fill")), 1),
+                    fmt(c.median(lambda r: num(r, "verify")), 1),
+                    fmt(c.median(lambda r: num(r, "verify2")), 1))
+            pool = c.median(lambda r: num(r, "pool") / 1048576 if "pool" in r else None)
+            out.append("| {} | {} [{}..{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                b, fmt(c.median(f)), fmt(lo), fmt(hi), fmt(rel), phases,
+                fmt(c.median(lambda r: num(r, "pswpout")), 0),
+                fmt(c.median(lambda r: num(r, "pswpin")), 0),
+                fmt(c.median(lambda r: num(r, "user")), 1),
+                fmt(c.median(lambda r: num(r, "sys")), 1),
+                fmt(c.median(ratio_nz)) if b != "disk" else "-",
+                fmt(pool, 1) if b != "disk" else "-",
+                fmt(c.median(lambda r: num(r, "rejects")), 0) if b not in ("disk", "zram") else "-",
+                fmt(c.median(meta_per_page), 1)))
+        out.append("")
+
+
+REFERENCE = "reference"
+
+
+def targets(cells, kernel, disk):
+    """(name, figure, met) for each target of issue 5."""
+    def c(w, b):
+        return cells.get((kernel, disk, w, b))
+
+    def rel(w, b, other=PEER):
+        x, y = c(w, b), c(w, other)
+        if not x or not y or not x.score or not y.score:
+            return None
+        return x.score / y.score
+
+    rows = []
+
+    def add(name, value, goal, met_if):
+        if value is None:
+            rows.append((name, "not measured", "-"))
+        else:
+            if goal == "-":
+                rows.append((name, f"{value:.2f}", REFERENCE))
+            else:
+                rows.append((name, f"{value:.2f} (goal {goal})", "met" if met_if(value) else "**not met**"))
+
+    add("zero-heavy: zcache-lz4 speed / peer", rel("zero", "zcache-lz4"), ">= 1.15", lambda v: v >= 1.15)
+    add("zero-heavy: zcache-lz4 speed / zram", rel("zero", "zcache-lz4", "zram"), "> 1.00", lambda v: v > 1.0)
+    add("mixed: zcache-lz4 speed / peer", rel("mixed", "zcache-lz4"), ">= 1.10", lambda v: v >= 1.1)
+    add("2-thread random: zcache-lz4 ops/s / peer", rel("threads", "zcache-lz4"), ">= 1.10", lambda v: v >= 1.1)
+    add("2-thread random, pool 50%: zcache-lz4-p50 ops/s / zram",
+        rel("threads", "zcache-lz4-p50", "zram"), ">= 1.00", lambda v: v >= 1.0)
+    t = rel("random", "zcache-lz4", "disk")
+    add("incompressible: zcache-lz4 time / disk", 1 / t if t else None, "<= 1.05", lambda v: v <= 1.05)
+    t = rel("random", PEER, "disk")
+    add(f"incompressible: {PEER} time / disk (reference)", 1 / t if t else None, "-", lambda v: True)
+    for comp in ("lz4", "zstd"):
+        z, p = c("mixed", f"zcache-{comp}"), c("mixed", f"zswap-{comp}")
+        if z and p and z.median(ratio_nz) and p.median(ratio_nz):
+            v = z.median(ratio_nz) / p.median(ratio_nz)
+            add(f"ratio, {comp}: zcache / zswap ({fmt(z.median(ratio_nz))} vs {fmt(p.median(ratio_nz))})",
+                v, ">= 1.00", lambda v: v >= 1.0)
+    z = c("mixed", "zcache-lz4")
+    add("metadata per stored page, zcache-lz4 (bytes)", z.median(meta_per_page) if z else None,
+        "<= 16", lambda v: v <= 16)
+    p = c("mixed", PEER)
+    add(f"metadata per stored page, {PEER} (bytes, reference)", p.median(meta_per_page) if p else None,
+        "-", lambda v: True)
+    z = c("zero", "zcache-lz4")
+    add("metadata per stored page, zcache-lz4, zero-heavy (bytes)", z.median(meta_per_page) if z else None,
+        "<= 16", lambda v: v <= 16)
+    return rows
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def plots(cells, runs, kernel, disk, resultsdir, date):
+    """Speed relative to the peer per workload; compression ratio."""
+    backends = backends_of(runs, kernel, disk)
+    tag = f"{date}-{kernel.split('-')[0].replace('+deb12', '')}-{disk}"
+    data = os.path.join(resultsdir, f".{tag}.dat")
+    names = []
+    with open(data, "w") as f:
+        f.write("# workload " + " ".join(backends) + "\n")
+        for w in WORKLOADS:
+            peer = cells.get((kernel, disk, w, PEER))
+            if not peer or not peer.score:
+                continue
+            names.append(w)
+            row = [w]
+            for b in backends:
+                x = cells.get((kernel, disk, w, b))
+                row.append(f"{x.score / peer.score:.3f}" if x and x.score else "NaN")
+            f.write(" ".join(row) + "\n")
+    speed_png = os.path.join(resultsdir, f"{tag}-speed.png")
+    cols = ", ".join(f"'' using {i + 2} title '{b}'" if i else f"'{data}' using 2:xtic(1) title '{b}'"
+                     for i, b in enumerate(backends))
+    gnuplot(f"""
+set terminal png size 1100,520
+set output '{speed_png}'
+set title "Speed relative to {PEER} (1.0), {kernel}, {disk} disk; higher is better"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set yrange [0:*]
+set grid ytics
+set key outside right
+set ylabel "x {PEER}"
+plot {cols}, 1 with lines lc rgb 'black' dt 2 notitle
+""")
+    ratio_png = os.path.join(resultsdir, f"{tag}-ratio.png")
+    rdata = os.path.join(resultsdir, f".{tag}-ratio.dat")
+    with open(rdata, "w") as f:
+        for b in backends:
+            x = cells.get((kernel, disk, "mixed", b))
+            if b != "disk" and x and x.median(ratio_nz):
+                f.write(f"{b} {x.median(ratio_nz):.3f}\n")
+    if os.path.getsize(rdata):
+        gnuplot(f"""
+set terminal png size 900,420
+set output '{ratio_png}'
+set title "Compression ratio of non-zero pages, mixed workload, {kernel}"
+set style data histograms
+set style fill solid 0.8 border -1
+set boxwidth 0.8
+set yrange [0:*]
+set grid ytics
+set xtics rotate by -30
+plot '{rdata}' using 2:xtic(1) notitle
+""")
+    else:
+        ratio_png = None
+    os.unlink(data)
+    os.unlink(rdata)
+    return speed_png, ratio_png
+
+
+def main():
+    workdir, resultsdir, date = sys.argv[1:4]
+    runs = parse(workdir)
+    if not runs:
+        sys.exit(f"report: no runs in {workdir}")
+    cells = group(runs)
+    kernels = []
+    for r in runs:
+        if (r["kernel"], r["disk"]) not in kernels:
+            kernels.append((r["kernel"], r["disk"]))
+    reps = max(int(r.get("rep", 1)) for r in runs)
+    failed = [r for r in runs if r.get("ok") != "1"]
+
+    out = [f"# zcache benchmark, {date}\n"]
+    commit = os.path.join(workdir, "commit")
+    if os.path.exists(commit):
+        with open(commit) as f:
+            out.append(f"zcache at commit `{f.read().strip()}`.\n")
+    out.append("Generated by `make bench` (bench/bench.sh, bench/report.py). "
+               f"{len(runs)} runs, {reps} repetitions interleaved (every backend runs a "
+               "workload before any runs it again), "
+               f"{len(failed)} failed runs. A run whose data did not verify byte for byte "
+               "is a failure, not a figure.\n")
+    out.append(f"Peer: stock zswap with lz4/zsmalloc, max_pool_percent=20, on the same kernel. "
+               "zcache runs at its defaults (max_pool_percent=20); `zcache-lz4-p50` has the pool "
+               "limit raised to 50%. zram is the only swap device, lz4, sized past the working "
+               "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults.\n")
+    out.append("Guest: the test VM (TCG, 2 vCPUs), one boot per kernel and disk model; "
+               "working sets are 1.25x the guest's RAM. Disk models: **throttled** = O_DIRECT "
+               "(cache=none, aio=native) limited to 2500 IOPS and 125 MiB/s: a SATA SSD "
+               "(10000 random 4 KiB reads/s at a fault's queue depth, 500 MB/s in sequence) slowed "
+               "by the 4x TCG slows the CPU by; **raw** = O_DIRECT unthrottled (the host's disk, fast next to "
+               "TCG's CPU). Columns: ratio = non-zero pages held x 4096 / pool bytes; rejects = "
+               "stores the backend refused; meta = bytes of index and entry per held page beyond "
+               "the compressed data (zcache: its XArray nodes and 2-byte headers, counted; zswap: "
+               "its zswap_entry slab object); all read while the workload held its pages.\n")
+
+    for kernel, disk in kernels:
+        backends = backends_of(runs, kernel, disk)
+        out.append(f"## {kernel}, {disk} disk\n")
+        rows = targets(cells, kernel, disk)
+        if any(v != "not measured" for _, v, _ in rows):
+            out.append("### Targets\n")
+            out.append("| target | figure | |")
+            out.append("|---|---|---|")
+            for name, value, met in rows:
+                if value != "not measured":
+                    out.append(f"| {name} | {value} | {met} |")
+            out.append("")
+        speed_png, ratio_png = plots(cells, runs, kernel, disk, resultsdir, date)
+        out.append(f"![speed]({os.path.basename(speed_png)})\n")
+        if ratio_png:
+            out.append(f"![ratio]({os.path.basename(ratio_png)})\n")
+        out.append("### Figures\n")
+        perf_table(out, cells, kernel, disk, backends)
+
+    if failed:
+        out.append("## Failed runs\n")
+        for r in failed:
+            out.append(f"- {r['kernel']} {r['disk']} rep {r.get('rep')} {r['workload']} "
+                       f"{r['backend']}: {r.get('why', 'data did not verify')}")
+        out.append("")
+    notes = os.path.join(resultsdir, f"{date}-notes.md")
+    if os.path.exists(notes):
+        with open(notes) as f:
+            out.append(f.read())
+    with open(os.path.join(resultsdir, f"{date}.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
