@@ -90,8 +90,18 @@ backend_down() {
 	echo 3 > /proc/sys/vm/drop_caches
 }
 
+# zswap's counters live as long as the kernel: runs report differences.
+zswap_rejects() {
+	local rej=0 f
+	for f in $ZSWD/reject_* $ZSWD/pool_limit_hit; do
+		[ -r "$f" ] && rej=$(( rej + $(cat "$f") ))
+	done
+	echo $rej
+}
+
 # Each backend's own figures while the workload holds its pages:
-# pages held, zero pages among them, pool bytes, rejects, metadata bytes.
+# pages held, zero pages among them, pool bytes, rejects (zcache: by
+# reason), metadata bytes.
 backend_stats() {
 	local d
 	case $1 in
@@ -100,21 +110,20 @@ backend_stats() {
 		echo "held=$(cat $d/stored_pages) zero=$(cat $d/zero_pages)" \
 			"pool=$(cat $d/pool_total_size)" \
 			"rejects=$(( $(cat $d/pool_limit_hit) + $(cat $d/reject_compress_poor) + $(cat $d/reject_compress_fail) + $(cat $d/reject_alloc_fail) ))" \
-			"sampled=$(cat $d/reject_poor_sampled)" \
+			"limit=$(cat $d/pool_limit_hit) poor=$(cat $d/reject_compress_poor)" \
+			"sampled=$(cat $d/reject_poor_sampled) allocfail=$(cat $d/reject_alloc_fail)" \
 			"meta=$(cat $d/metadata_bytes)"
 		;;
 	zswap-*)
 		d=$ZSWD
-		local zero=0 rej=0 f size
+		local zero=0 size
 		[ -r $d/same_filled_pages ] && zero=$(cat $d/same_filled_pages)
-		for f in $d/reject_* $d/pool_limit_hit; do
-			[ -r "$f" ] && rej=$(( rej + $(cat "$f") ))
-		done
 		# A zswap entry is a slab object of its own (6.1: with its
 		# rbtree node inside); zero pages get one too.
 		size=$(cat /sys/kernel/slab/zswap_entry/slab_size 2>/dev/null || echo 0)
 		echo "held=$(cat $d/stored_pages) zero=$zero pool=$(cat $d/pool_total_size)" \
-			"rejects=$rej meta=$(( $(cat $d/stored_pages) * size ))"
+			"rejects=$(( $(zswap_rejects) - zswap_rejects0 ))" \
+			"meta=$(( $(cat $d/stored_pages) * size ))"
 		;;
 	zram)
 		# orig compr mem_used limit max same compacted huge
@@ -150,19 +159,25 @@ run_build() {
 	mkdir -p $CG/build
 	echo $(( MEM_MB / 2 ))M > $CG/build/memory.max
 	t0=$(uptime_s)
+	echo held=0 > /tmp/bench.stats
 	while [ $job -lt 6 ]; do
 		sh -c "echo \$\$ > $CG/build/cgroup.procs; exec swaptest mixed -m $(( MEM_MB * 3 / 8 )) -s $(( SEED + job ))" \
 			> /tmp/bench.job$job 2>&1 &
 		pids="$pids $!"
 		job=$((job + 1))
-		if [ $(( job % 2 )) = 0 ]; then
-			for p in $pids; do wait $p || status=1; done
-			pids=""
-		fi
+		[ $(( job % 2 )) = 0 ] || continue
+		# The backend's figures at the peak of what it held
+		while kill -0 $pids 2>/dev/null; do
+			backend_stats "$backend" > /tmp/bench.now
+			[ "$(sed -n 's/^held=\([0-9]*\).*/\1/p' /tmp/bench.now)" -gt \
+			  "$(sed -n 's/^held=\([0-9]*\).*/\1/p' /tmp/bench.stats)" ] &&
+				cp /tmp/bench.now /tmp/bench.stats
+			sleep 1
+		done
+		for p in $pids; do wait $p || status=1; done
+		pids=""
 	done
 	echo "swaptest: time build=$(awk -v t0="$t0" '{printf "%.3f", $1 - t0}' /proc/uptime)"
-	# the last job's memory: its pages are already freed
-	backend_stats "$backend" > /tmp/bench.stats
 	rmdir $CG/build
 	cat /tmp/bench.job*
 	rm -f /tmp/bench.job*
@@ -190,11 +205,18 @@ while [ $rep -le "$REPS" ]; do
 				backend_down $backend
 				continue
 			fi
+			zswap_rejects0=$(zswap_rejects)
 			set -- $(vmstat_ pswpin) $(vmstat_ pswpout) $(cpu_ticks)
 			run_workload $workload
 			ok=$?
-			times=$(sed -n 's/^swaptest: time //p' /tmp/bench.out | tr '\n' ' ')
+			# (build: the whole build's time, not its jobs')
+			times=$(sed -n 's/^swaptest: time //p' /tmp/bench.out | head -n 1)
+			# zcache's traffic over the whole run
+			traffic=""
+			[ -r /sys/kernel/debug/zcache/stores ] &&
+				traffic="stores=$(cat /sys/kernel/debug/zcache/stores) loads=$(cat /sys/kernel/debug/zcache/loads)"
 			echo "ZB: RUN rep=$rep workload=$workload backend=$backend ok=$([ $ok = 0 ] && echo 1 || echo 0)" \
+				"$traffic" \
 				"$times" \
 				"pswpin=$(( $(vmstat_ pswpin) - $1 )) pswpout=$(( $(vmstat_ pswpout) - $2 ))" \
 				"$(cpu_ticks | awk -v u="$3" -v s="$4" '{printf "user=%.2f sys=%.2f", ($1 - u) / 100, ($2 - s) / 100}')" \
