@@ -95,6 +95,21 @@ def fmt(v, digits=2):
     return f"{v:.{digits}f}"
 
 
+def relative(cell, peer):
+    """Speed of @cell relative to @peer: the median over the repetitions of
+    the ratio within each repetition, so that drift common to a
+    repetition cancels; with its min..max.  Falls back to the ratio of the
+    medians where the repetitions do not pair up."""
+    if not cell or not peer or not cell.score or not peer.score:
+        return None, (None, None)
+    mine = {r.get("rep"): score(r) for r in cell.runs}
+    theirs = {r.get("rep"): score(r) for r in peer.runs}
+    ratios = [mine[k] / theirs[k] for k in mine if k in theirs and theirs[k]]
+    if not ratios:
+        return cell.score / peer.score, (None, None)
+    return statistics.median(ratios), (min(ratios), max(ratios))
+
+
 class Cell:
     """The repetitions of one backend on one workload."""
 
@@ -126,8 +141,9 @@ def backends_of(runs, kernel, disk):
 
 
 def perf_table(out, cells, kernel, disk, backends):
-    out.append(f"Median over the repetitions; min..max in brackets; **x** is the "
-               f"speed relative to {PEER} (higher is better).\n")
+    out.append(f"Median over the repetitions; min..max in brackets. **x {PEER}** is the "
+               f"speed relative to {PEER} (higher is better): the median of the ratios "
+               f"within each repetition, so that drift common to a repetition cancels.\n")
     for w in WORKLOADS:
         present = [b for b in backends if (kernel, disk, w, b) in cells]
         if not present:
@@ -147,7 +163,7 @@ def perf_table(out, cells, kernel, disk, backends):
             else:
                 f = elapsed
             lo, hi = c.range(f)
-            rel = c.score / peer.score if peer and peer.score else None
+            rel, (rlo, rhi) = relative(c, peer)
             if w == "threads":
                 phases = f"fill {fmt(c.median(lambda r: num(r, 'fill')), 1)}, ops {fmt(c.median(lambda r: num(r, 'ops')), 1)}"
             elif w == "build":
@@ -158,13 +174,13 @@ def perf_table(out, cells, kernel, disk, backends):
                     fmt(c.median(lambda r: num(r, "verify")), 1),
                     fmt(c.median(lambda r: num(r, "verify2")), 1))
             pool = c.median(lambda r: num(r, "pool") / 1048576 if "pool" in r else None)
-            out.append("| {} | {} [{}..{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                b, fmt(c.median(f)), fmt(lo), fmt(hi), fmt(rel), phases,
+            out.append("| {} | {} [{}..{}] | {} [{}..{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                b, fmt(c.median(f)), fmt(lo), fmt(hi), fmt(rel), fmt(rlo), fmt(rhi), phases,
                 fmt(c.median(lambda r: num(r, "pswpout")), 0),
                 fmt(c.median(lambda r: num(r, "pswpin")), 0),
                 fmt(c.median(lambda r: num(r, "user")), 1),
                 fmt(c.median(lambda r: num(r, "sys")), 1),
-                fmt(c.median(ratio_nz)) if b != "disk" else "-",
+                fmt(c.median(ratio_nz)) if b != "disk" and w != "random" else "-",
                 fmt(pool, 1) if b != "disk" else "-",
                 fmt(c.median(lambda r: num(r, "rejects")), 0) if b not in ("disk", "zram") else "-",
                 fmt(c.median(meta_per_page), 1)))
@@ -180,28 +196,34 @@ def targets(cells, kernel, disk):
         return cells.get((kernel, disk, w, b))
 
     def rel(w, b, other=PEER):
-        x, y = c(w, b), c(w, other)
-        if not x or not y or not x.score or not y.score:
-            return None
-        return x.score / y.score
+        return relative(c(w, b), c(w, other))[0]
+
+    def rel_range(w, b, other=PEER):
+        lo, hi = relative(c(w, b), c(w, other))[1]
+        return f" [{lo:.2f}..{hi:.2f}]" if lo is not None else ""
 
     rows = []
 
-    def add(name, value, goal, met_if):
+    def add(name, value, goal, met_if, spread=""):
         if value is None:
             rows.append((name, "not measured", "-"))
+        elif goal == "-":
+            rows.append((name, f"{value:.2f}{spread}", REFERENCE))
         else:
-            if goal == "-":
-                rows.append((name, f"{value:.2f}", REFERENCE))
-            else:
-                rows.append((name, f"{value:.2f} (goal {goal})", "met" if met_if(value) else "**not met**"))
+            rows.append((name, f"{value:.2f}{spread} (goal {goal})",
+                         "met" if met_if(value) else "**not met**"))
 
-    add("zero-heavy: zcache-lz4 speed / peer", rel("zero", "zcache-lz4"), ">= 1.15", lambda v: v >= 1.15)
-    add("zero-heavy: zcache-lz4 speed / zram", rel("zero", "zcache-lz4", "zram"), "> 1.00", lambda v: v > 1.0)
-    add("mixed: zcache-lz4 speed / peer", rel("mixed", "zcache-lz4"), ">= 1.10", lambda v: v >= 1.1)
-    add("2-thread random: zcache-lz4 ops/s / peer", rel("threads", "zcache-lz4"), ">= 1.10", lambda v: v >= 1.1)
+    add("zero-heavy: zcache-lz4 speed / peer", rel("zero", "zcache-lz4"), ">= 1.15",
+        lambda v: v >= 1.15, rel_range("zero", "zcache-lz4"))
+    add("zero-heavy: zcache-lz4 speed / zram", rel("zero", "zcache-lz4", "zram"), "> 1.00",
+        lambda v: v > 1.0, rel_range("zero", "zcache-lz4", "zram"))
+    add("mixed: zcache-lz4 speed / peer", rel("mixed", "zcache-lz4"), ">= 1.10",
+        lambda v: v >= 1.1, rel_range("mixed", "zcache-lz4"))
+    add("2-thread random: zcache-lz4 ops/s / peer", rel("threads", "zcache-lz4"), ">= 1.10",
+        lambda v: v >= 1.1, rel_range("threads", "zcache-lz4"))
     add("2-thread random, pool 50%: zcache-lz4-p50 ops/s / zram",
-        rel("threads", "zcache-lz4-p50", "zram"), ">= 1.00", lambda v: v >= 1.0)
+        rel("threads", "zcache-lz4-p50", "zram"), ">= 1.00", lambda v: v >= 1.0,
+        rel_range("threads", "zcache-lz4-p50", "zram"))
     t = rel("random", "zcache-lz4", "disk")
     add("incompressible: zcache-lz4 time / disk", 1 / t if t else None, "<= 1.05", lambda v: v <= 1.05)
     t = rel("random", PEER, "disk")
@@ -244,7 +266,8 @@ def plots(cells, runs, kernel, disk, resultsdir, date):
             row = [w]
             for b in backends:
                 x = cells.get((kernel, disk, w, b))
-                row.append(f"{x.score / peer.score:.3f}" if x and x.score else "NaN")
+                v = relative(x, peer)[0]
+                row.append(f"{v:.3f}" if v else "NaN")
             f.write(" ".join(row) + "\n")
     speed_png = os.path.join(resultsdir, f"{tag}-speed.png")
     cols = ", ".join(f"'' using {i + 2} title '{b}'" if i else f"'{data}' using 2:xtic(1) title '{b}'"
@@ -300,6 +323,9 @@ def main():
     for r in runs:
         if (r["kernel"], r["disk"]) not in kernels:
             kernels.append((r["kernel"], r["disk"]))
+    # kernels in version order, the throttled (main) model first
+    kernels.sort(key=lambda kd: ([int(x) for x in kd[0].split("-")[0].replace("+deb12", "").split(".")[:2]],
+                                 kd[1] != "throttled"))
     reps = max(int(r.get("rep", 1)) for r in runs)
     failed = [r for r in runs if r.get("ok") != "1"]
 
