@@ -7,8 +7,10 @@
 # For each kernel line in BENCH_KERNELS (default "6.1 6.12"): fetch
 # Debian's newest image, build zcache, then boot the test VM once per disk
 # model and run every backend on every workload, BENCH_REPS times (default
-# 3), interleaved.  The raw "ZB: RUN" lines go to bench/work/<date>/, the
-# report (bench/report.py) to bench/results/<date>.md and its PNG plots.
+# 3), interleaved.  The console logs go to bench/work/<date>/, the "ZB: RUN"
+# lines to bench/results/raw-<date>/, the report (bench/report.py) to
+# bench/results/<date>.md and its PNG plots; bench/results/<date>-notes.md,
+# if written, is appended to the report.
 #
 # Disk models (BENCH_DISKS, default "throttled raw"):
 #   throttled  O_DIRECT (cache=none,aio=native), throttled to 2500 IOPS
@@ -95,5 +97,8 @@ for line in $kernels; do
 done
 
 git -C "$ZCACHE_TOP" describe --always --dirty > "$work/commit" 2>/dev/null || true
-python3 "$ZCACHE_TOP/bench/report.py" "$work" "$results" "$date"
+# The runs are kept with the results: report.py can remake the report.
+mkdir -p "$results/raw-$date"
+cp "$work"/*.runs "$work/commit" "$results/raw-$date/"
+python3 "$ZCACHE_TOP/bench/report.py" "$results/raw-$date" "$results" "$date"
 log "results: $results/$date.md"

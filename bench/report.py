@@ -24,6 +24,13 @@ WORKLOAD_TEXT = {
     "build": "build-like: 6 jobs, 2 at a time, in a memcg of half the RAM",
 }
 WORKLOADS = ["mixed", "zero", "random", "threads", "build"]
+# one colour per backend, the same in every plot
+COLOURS = {
+    "disk": "#555555", "zswap-default": "#8fbc8f", "zswap-lz4": "#2e8b57",
+    "zswap-zstd": "#006400", "zram": "#daa520", "zcache-lz4": "#1f77b4",
+    "zcache-zstd": "#d62728", "zcache-lzo": "#9467bd", "zcache-lz4hc": "#17becf",
+    "zcache-deflate": "#e377c2", "zcache-lz4-p50": "#ff7f0e",
+}
 
 
 def parse(workdir):
@@ -270,7 +277,8 @@ def plots(cells, runs, kernel, disk, resultsdir, date):
                 row.append(f"{v:.3f}" if v else "NaN")
             f.write(" ".join(row) + "\n")
     speed_png = os.path.join(resultsdir, f"{tag}-speed.png")
-    cols = ", ".join(f"'' using {i + 2} title '{b}'" if i else f"'{data}' using 2:xtic(1) title '{b}'"
+    cols = ", ".join((f"'' using {i + 2}" if i else f"'{data}' using 2:xtic(1)") +
+                     f" title '{b}' lc rgb '{COLOURS.get(b, '#000000')}'"
                      for i, b in enumerate(backends))
     gnuplot(f"""
 set terminal png size 1100,520
