@@ -147,8 +147,8 @@ MODULE_PARM_DESC(zero_pages_enabled,
  * Stores run inside reclaim (PF_MEMALLOC).  A compressed object is
  * allocated as zswap and zram allocate theirs: without waiting, and with
  * the reclaimer's access to the reserves, since storing the page frees
- * more than the object takes (the benchmark measured a third of all
- * stores refused under pressure when objects kept out of the reserves).
+ * more than the object takes (kept out of the reserves, objects failed
+ * for a quarter of all store attempts in the suite's mixed workload).
  * The retry of an index node, which may sleep, keeps out of them: the
  * store is refused instead and the page goes to disk.
  */
