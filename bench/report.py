@@ -205,10 +205,6 @@ def targets(cells, kernel, disk):
     def rel(w, b, other=PEER):
         return relative(c(w, b), c(w, other))[0]
 
-    def rel_range(w, b, other=PEER):
-        lo, hi = relative(c(w, b), c(w, other))[1]
-        return f" [{lo:.2f}..{hi:.2f}]" if lo is not None else ""
-
     rows = []
 
     def add(name, value, goal, met_if, spread=""):
@@ -220,27 +216,30 @@ def targets(cells, kernel, disk):
             rows.append((name, f"{value:.2f}{spread} (goal {goal})",
                          "met" if met_if(value) else "**not met**"))
 
-    add("zero-heavy: zcache-lz4 speed / peer", rel("zero", "zcache-lz4"), ">= 1.15",
-        lambda v: v >= 1.15, rel_range("zero", "zcache-lz4"))
-    add("zero-heavy: zcache-lz4 speed / zram", rel("zero", "zcache-lz4", "zram"), "> 1.00",
-        lambda v: v > 1.0, rel_range("zero", "zcache-lz4", "zram"))
-    add("mixed: zcache-lz4 speed / peer", rel("mixed", "zcache-lz4"), ">= 1.10",
-        lambda v: v >= 1.1, rel_range("mixed", "zcache-lz4"))
-    add("2-thread random: zcache-lz4 ops/s / peer", rel("threads", "zcache-lz4"), ">= 1.10",
-        lambda v: v >= 1.1, rel_range("threads", "zcache-lz4"))
-    add("2-thread random, pool 50%: zcache-lz4-p50 ops/s / zram",
-        rel("threads", "zcache-lz4-p50", "zram"), ">= 1.00", lambda v: v >= 1.0,
-        rel_range("threads", "zcache-lz4-p50", "zram"))
+    def add_speed(name, w, b, other, goal, met_if):
+        value, (lo, hi) = relative(c(w, b), c(w, other))
+        add(name, value, goal, met_if, f" [{lo:.2f}..{hi:.2f}]" if lo is not None else "")
+
+    add_speed("zero-heavy: zcache-lz4 speed / peer", "zero", "zcache-lz4", PEER,
+              ">= 1.15", lambda v: v >= 1.15)
+    add_speed("zero-heavy: zcache-lz4 speed / zram", "zero", "zcache-lz4", "zram",
+              "> 1.00", lambda v: v > 1.0)
+    add_speed("mixed: zcache-lz4 speed / peer", "mixed", "zcache-lz4", PEER,
+              ">= 1.10", lambda v: v >= 1.1)
+    add_speed("2-thread random: zcache-lz4 ops/s / peer", "threads", "zcache-lz4", PEER,
+              ">= 1.10", lambda v: v >= 1.1)
+    add_speed("2-thread random, pool 50%: zcache-lz4-p50 ops/s / zram", "threads",
+              "zcache-lz4-p50", "zram", ">= 1.00", lambda v: v >= 1.0)
     t = rel("random", "zcache-lz4", "disk")
     add("incompressible: zcache-lz4 time / disk", 1 / t if t else None, "<= 1.05", lambda v: v <= 1.05)
     t = rel("random", PEER, "disk")
     add(f"incompressible: {PEER} time / disk (reference)", 1 / t if t else None, "-", lambda v: True)
     for comp in ("lz4", "zstd"):
         z, p = c("mixed", f"zcache-{comp}"), c("mixed", f"zswap-{comp}")
-        if z and p and z.median(ratio_nz) and p.median(ratio_nz):
-            v = z.median(ratio_nz) / p.median(ratio_nz)
-            add(f"ratio, {comp}: zcache / zswap ({fmt(z.median(ratio_nz))} vs {fmt(p.median(ratio_nz))})",
-                v, ">= 1.00", lambda v: v >= 1.0)
+        zr, pr = (z.median(ratio_nz) if z else None), (p.median(ratio_nz) if p else None)
+        if zr and pr:
+            add(f"ratio, {comp}: zcache / zswap ({fmt(zr)} vs {fmt(pr)})",
+                zr / pr, ">= 1.00", lambda v: v >= 1.0)
     z = c("mixed", "zcache-lz4")
     add("metadata per stored page, zcache-lz4 (bytes)", z.median(meta_per_page) if z else None,
         "<= 16", lambda v: v <= 16)
@@ -262,14 +261,12 @@ def plots(cells, runs, kernel, disk, resultsdir, date):
     backends = backends_of(runs, kernel, disk)
     tag = f"{date}-{kernel.split('-')[0].replace('+deb12', '')}-{disk}"
     data = os.path.join(resultsdir, f".{tag}.dat")
-    names = []
     with open(data, "w") as f:
         f.write("# workload " + " ".join(backends) + "\n")
         for w in WORKLOADS:
             peer = cells.get((kernel, disk, w, PEER))
             if not peer or not peer.score:
                 continue
-            names.append(w)
             row = [w]
             for b in backends:
                 x = cells.get((kernel, disk, w, b))
