@@ -106,13 +106,12 @@ backend_stats() {
 	local d
 	case $1 in
 	zcache-*)
-		d=/sys/kernel/debug/zcache
-		echo "held=$(cat $d/stored_pages) zero=$(cat $d/zero_pages)" \
-			"pool=$(cat $d/pool_total_size)" \
-			"rejects=$(( $(cat $d/pool_limit_hit) + $(cat $d/reject_compress_poor) + $(cat $d/reject_compress_fail) + $(cat $d/reject_alloc_fail) ))" \
-			"limit=$(cat $d/pool_limit_hit) poor=$(cat $d/reject_compress_poor)" \
-			"sampled=$(cat $d/reject_poor_sampled) allocfail=$(cat $d/reject_alloc_fail)" \
-			"meta=$(cat $d/metadata_bytes)"
+		echo "held=$(stat_ stored_pages) zero=$(stat_ zero_pages)" \
+			"pool=$(stat_ pool_total_size)" \
+			"rejects=$(( $(stat_ pool_limit_hit) + $(stat_ reject_compress_poor) + $(stat_ reject_compress_fail) + $(stat_ reject_alloc_fail) ))" \
+			"limit=$(stat_ pool_limit_hit) poor=$(stat_ reject_compress_poor)" \
+			"sampled=$(stat_ reject_poor_sampled) allocfail=$(stat_ reject_alloc_fail)" \
+			"meta=$(stat_ metadata_bytes)"
 		;;
 	zswap-*)
 		d=$ZSWD
@@ -206,20 +205,21 @@ while [ $rep -le "$REPS" ]; do
 				continue
 			fi
 			zswap_rejects0=$(zswap_rejects)
-			set -- $(vmstat_ pswpin) $(vmstat_ pswpout) $(cpu_ticks)
+			pswpin0=$(vmstat_ pswpin) pswpout0=$(vmstat_ pswpout)
+			cpu0=$(cpu_ticks)
 			run_workload $workload
 			ok=$?
 			# (build: the whole build's time, not its jobs')
 			times=$(sed -n 's/^swaptest: time //p' /tmp/bench.out | head -n 1)
 			# zcache's traffic over the whole run
 			traffic=""
-			[ -r /sys/kernel/debug/zcache/stores ] &&
-				traffic="stores=$(cat /sys/kernel/debug/zcache/stores) loads=$(cat /sys/kernel/debug/zcache/loads)"
+			[ -r $ZC/stores ] &&
+				traffic="stores=$(stat_ stores) loads=$(stat_ loads)"
 			echo "ZB: RUN rep=$rep workload=$workload backend=$backend ok=$([ $ok = 0 ] && echo 1 || echo 0)" \
 				"$traffic" \
 				"$times" \
-				"pswpin=$(( $(vmstat_ pswpin) - $1 )) pswpout=$(( $(vmstat_ pswpout) - $2 ))" \
-				"$(cpu_ticks | awk -v u="$3" -v s="$4" '{printf "user=%.2f sys=%.2f", ($1 - u) / 100, ($2 - s) / 100}')" \
+				"pswpin=$(( $(vmstat_ pswpin) - pswpin0 )) pswpout=$(( $(vmstat_ pswpout) - pswpout0 ))" \
+				"$(echo "$cpu0 $(cpu_ticks)" | awk '{printf "user=%.2f sys=%.2f", ($3 - $1) / 100, ($4 - $2) / 100}')" \
 				"$(cat /tmp/bench.stats)"
 			if [ $ok != 0 ]; then
 				bad=$((bad + 1))
