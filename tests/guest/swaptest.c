@@ -477,7 +477,13 @@ int main(int argc, char **argv)
 		case 'c': corpus = optarg; break;
 		case 'C': checkpoint = optarg; break;
 		case 'F': fault_inject = 1; break;
-		case 'Z': zero_pct = atoi(optarg); break;
+		case 'Z':
+			zero_pct = atoi(optarg);
+			if (zero_pct < 0 || zero_pct > 100) {
+				fprintf(stderr, "swaptest: -Z takes 0 to 100\n");
+				return 2;
+			}
+			break;
 		default: return 2;
 		}
 	}
@@ -490,7 +496,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "mixed")) {
 		/* -Z: this share of zero pages, the rest mixed as before */
-		if (zero_pct >= 0 && zero_pct <= 100) {
+		if (zero_pct >= 0) {
 			pct_text = pct_text * (100 - zero_pct) / (100 - pct_zero);
 			pct_bin = pct_bin * (100 - zero_pct) / (100 - pct_zero);
 			pct_struct = pct_struct * (100 - zero_pct) /
