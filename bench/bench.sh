@@ -24,6 +24,13 @@
 #              on two workloads, on the first kernel only (for time).
 # Never cache=unsafe or writeback: swap would land in the host's RAM.
 #
+# Then, unless BENCH_PROFILE=0, one more boot per kernel (throttled disk)
+# profiles the peer and zcache on the mixed workload: the function_graph
+# tracer times the store and load paths and the functions they share
+# (compressor, zsmalloc); the mean time of each call goes to
+# <KVER>.prof and into the report.  Tracing slows these runs: they are
+# not figures.
+#
 # BENCH_BACKENDS and BENCH_WORKLOADS narrow the throttled matrix, BENCH_DATE
 # names the output (default today).
 set -euo pipefail
@@ -52,6 +59,12 @@ only="$only;build:disk+zswap-lz4+zram+zcache-lz4"
 only="$only;mixed:disk+zswap-default+zswap-lz4+zswap-zstd+zram+zcache-lz4+zcache-zstd+zcache-lzo+zcache-lz4hc+zcache-deflate"
 raw_backends="disk zswap-lz4 zcache-lz4"
 raw_workloads="mixed random"
+# Both kernels' store and load entry points (6.1: frontswap's ops), each
+# cache's own compress and decompress steps, and what both call.
+profile_funcs="zswap_frontswap_store zswap_frontswap_load zswap_store zswap_load"
+profile_funcs="$profile_funcs zcache_store zcache_load zswap_compress zswap_decompress"
+profile_funcs="$profile_funcs zcomp_compress zcomp_decompress zcomp_looks_incompressible"
+profile_funcs="$profile_funcs lz4_scompress lz4_sdecompress zs_malloc zs_map_object"
 
 disk_opts() {
 	case $1 in
@@ -94,11 +107,24 @@ for line in $kernels; do
 			die "$KVER $disk: a run lost data or the guest did not finish; see $log_file"
 		log "$(wc -l < "$work/$KVER-$disk.runs") runs recorded"
 	done
+	[ "${BENCH_PROFILE:-1}" = 0 ] && continue
+	log "$KVER: profile of zswap-lz4 and zcache-lz4 on mixed"
+	log_file=$work/$KVER-profile.log
+	ZCACHE_DISK_OPTS=$(disk_opts throttled) ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-5400} \
+		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
+		"$log_file" bench 1 "$mem" \
+		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=1 zbench_profile=$(echo $profile_funcs | tr ' ' ,)" ||
+		true
+	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: PROF /PROF kernel=$KVER /p" > "$work/$KVER.prof"
+	grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
+		die "$KVER profile: a run lost data or the guest did not finish; see $log_file"
+	log "$(wc -l < "$work/$KVER.prof") functions timed"
 done
 
 git -C "$ZCACHE_TOP" describe --always --dirty > "$work/commit" 2>/dev/null || true
 # The runs are kept with the results: report.py can remake the report.
 mkdir -p "$results/raw-$date"
 cp "$work"/*.runs "$work/commit" "$results/raw-$date/"
+cp "$work"/*.prof "$results/raw-$date/" 2>/dev/null || true
 python3 "$ZCACHE_TOP/bench/report.py" "$results/raw-$date" "$results" "$date"
 log "results: $results/$date.md"

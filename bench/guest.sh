@@ -8,15 +8,22 @@
 #   zbench_reps=N            repetitions, interleaved: every backend runs a
 #                            workload before any runs it again
 #   zbench_only=W:B+B;...    restrict workload W to backends B (optional)
+#   zbench_profile=F,F,...   time these kernel functions with the
+#                            function_graph tracer (a profile boot: its
+#                            runs are not figures)
 #
 # One "ZB: RUN key=value ..." line per run; the host makes the tables.  A
-# run whose data does not verify prints ok=0 and is not a figure.
+# run whose data does not verify prints ok=0 and is not a figure.  A
+# profile boot adds one "ZB: PROF ... func=F calls=N mean_us=T" line per
+# run and function called.
 
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
 BACKENDS=$(arg zbench_backends | tr ',' ' ')
 WORKLOADS=$(arg zbench_workloads | tr ',' ' ')
 REPS=$(arg zbench_reps)
 ONLY=$(arg zbench_only)
+PROFILE=$(arg zbench_profile | tr ',' ' ')
+TR=/sys/kernel/tracing
 # Working sets of 1.25x the guest's RAM: past it, and still within what
 # zram (which holds everything in RAM, without a limit) can keep.
 WS_MB=$(( MEM_MB * 5 / 4 ))
@@ -133,6 +140,57 @@ backend_stats() {
 	esac
 }
 
+# ---- profile ----
+# The function_graph tracer on PROFILE's functions (those this kernel and
+# the backend have), in a ring buffer that keeps the newest 2 MiB a CPU:
+# the end of the run.  Each call's time includes the tracer's own cost of
+# the traced calls nested in it.
+profile_start() {
+	local f
+	[ -n "$PROFILE" ] || return 0
+	grep -q " $TR tracefs" /proc/mounts || mount -t tracefs nodev $TR
+	echo nop > $TR/current_tracer
+	: > $TR/set_ftrace_filter
+	for f in $PROFILE; do
+		echo "$f" >> $TR/set_ftrace_filter 2>/dev/null
+	done
+	# An empty filter would trace every function.
+	[ -s $TR/set_ftrace_filter ] || return 0
+	echo 2048 > $TR/buffer_size_kb
+	echo 1 > $TR/options/funcgraph-tail
+	echo 0 > $TR/options/funcgraph-irqs
+	echo function_graph > $TR/current_tracer
+	: > $TR/trace
+	echo 1 > $TR/tracing_on
+}
+
+# profile_stop: one "ZB: PROF" line per function the run called
+profile_stop() {
+	[ -n "$PROFILE" ] || return 0
+	echo 0 > $TR/tracing_on
+	# " 1) + 12.345 us   |    name();" or "... |  } /* name */"
+	awk -v run="rep=$rep workload=$workload backend=$backend" '
+		/ us / {
+			for (i = 2; i <= NF; i++)
+				if ($i == "us") { d = $(i - 1); break }
+			if (match($0, /\/\* [A-Za-z0-9_.]+ \*\//))
+				f = substr($0, RSTART + 3, RLENGTH - 6)
+			else if (match($0, /[A-Za-z0-9_.]+\(\);/))
+				f = substr($0, RSTART, RLENGTH - 3)
+			else
+				next
+			n[f]++
+			t[f] += d
+		}
+		END {
+			for (f in n)
+				printf "ZB: PROF %s func=%s calls=%d mean_us=%.1f\n", run, f, n[f], t[f] / n[f]
+		}' $TR/trace
+	echo nop > $TR/current_tracer
+	: > $TR/set_ftrace_filter
+	echo 1 > $TR/buffer_size_kb
+}
+
 # ---- workloads ----
 SEED=100
 CPDIR=/tmp/bench.cp
@@ -207,8 +265,10 @@ while [ $rep -le "$REPS" ]; do
 			zswap_rejects0=$(zswap_rejects)
 			pswpin0=$(vmstat_ pswpin) pswpout0=$(vmstat_ pswpout)
 			cpu0=$(cpu_ticks)
+			profile_start
 			run_workload $workload
 			ok=$?
+			profile_stop
 			# (build: the whole build's time, not its jobs')
 			times=$(sed -n 's/^swaptest: time //p' /tmp/bench.out | head -n 1)
 			# zcache's traffic over the whole run
