@@ -32,13 +32,14 @@
 # not figures.
 #
 # BENCH_BACKENDS and BENCH_WORKLOADS narrow the throttled matrix, BENCH_DATE
-# names the output (default today).
+# names the output (default today).  BENCH_DISKS= (empty) runs the profile
+# alone.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 kernels=${BENCH_KERNELS:-6.1 6.12}
 reps=${BENCH_REPS:-3}
-disks=${BENCH_DISKS:-throttled raw}
+disks=${BENCH_DISKS-throttled raw}
 mem=${BENCH_VM_MEM:-192}
 date=${BENCH_DATE:-$(date +%Y-%m-%d)}
 work=$ZCACHE_TOP/bench/work/$date
