@@ -125,7 +125,7 @@ done
 git -C "$ZCACHE_TOP" describe --always --dirty > "$work/commit" 2>/dev/null || true
 # The runs are kept with the results: report.py can remake the report.
 mkdir -p "$results/raw-$date"
-cp "$work"/*.runs "$work/commit" "$results/raw-$date/"
-cp "$work"/*.prof "$results/raw-$date/" 2>/dev/null || true
+cp "$work/commit" "$results/raw-$date/"
+cp "$work"/*.runs "$work"/*.prof "$results/raw-$date/" 2>/dev/null || true
 python3 "$ZCACHE_TOP/bench/report.py" "$results/raw-$date" "$results" "$date"
 log "results: $results/$date.md"

@@ -154,8 +154,9 @@ profile_start() {
 	for f in $PROFILE; do
 		echo "$f" >> $TR/set_ftrace_filter 2>/dev/null
 	done
-	# An empty filter would trace every function.
-	[ -s $TR/set_ftrace_filter ] || return 0
+	# An empty filter (it reads "#### all functions enabled ####")
+	# would trace every function.
+	grep -qv '^#' $TR/set_ftrace_filter || return 0
 	echo 2048 > $TR/buffer_size_kb
 	echo 1 > $TR/options/funcgraph-tail
 	echo 0 > $TR/options/funcgraph-irqs

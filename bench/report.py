@@ -46,6 +46,61 @@ def parse(workdir):
     return runs
 
 
+def kernel_key(kernel):
+    """6.1.0-57-amd64, 6.12.117+deb12-amd64: sorts by major.minor."""
+    return [int(x) for x in kernel.split("-")[0].replace("+deb12", "").split(".")[:2]]
+
+
+def parse_profiles(workdir):
+    """The PROF lines of the profile boots: {kernel: {backend: {func: (calls, mean_us)}}}."""
+    prof = {}
+    for path in sorted(glob.glob(os.path.join(workdir, "*.prof"))):
+        with open(path) as f:
+            for line in f:
+                fields = line.split()
+                if not fields or fields[0] != "PROF":
+                    continue
+                p = dict(kv.split("=", 1) for kv in fields[1:] if "=" in kv)
+                prof.setdefault(p["kernel"], {}).setdefault(p["backend"], {})[p["func"]] = \
+                    (int(p["calls"]), float(p["mean_us"]))
+    return prof
+
+
+# The profile's functions in call order: entry points, each cache's own
+# steps, then what both call.
+PROFILE_ORDER = ["zswap_frontswap_store", "zswap_store", "zcache_store",
+                 "zcomp_looks_incompressible", "zswap_compress", "zcomp_compress",
+                 "lz4_scompress", "zs_malloc", "zswap_frontswap_load", "zswap_load",
+                 "zcache_load", "zswap_decompress", "zcomp_decompress", "lz4_sdecompress",
+                 "zs_map_object"]
+
+
+def profile_section(out, prof):
+    out.append("## Profile: time per call\n")
+    out.append("One boot per kernel, throttled disk, the mixed workload once per backend, with "
+               "the function_graph tracer on the functions below (`BENCH_PROFILE`). The buffer "
+               "keeps the newest 2 MiB of each CPU's trace, so these are the calls at the end "
+               "of the run (its second read-back). A call's time includes the tracer's own "
+               "cost for every traced call nested in it: compare like with like, innermost "
+               "first. With zcache loaded, `zswap_store`/`zswap_load` (6.1: "
+               "`zswap_frontswap_*`) time zcache's redirected path, the ftrace redirect "
+               "included. These runs are not figures.\n")
+    for kernel in sorted(prof, key=kernel_key):
+        backends = [b for b in (PEER, "zcache-lz4") if b in prof[kernel]]
+        funcs = [f for f in PROFILE_ORDER if any(f in prof[kernel][b] for b in backends)]
+        funcs += sorted({f for b in backends for f in prof[kernel][b]} - set(funcs))
+        out.append(f"### {kernel}\n")
+        out.append("| function | " + " | ".join(f"{b} calls | {b} us/call" for b in backends) + " |")
+        out.append("|---|" + "---|---|" * len(backends))
+        for func in funcs:
+            cells = []
+            for b in backends:
+                calls, mean = prof[kernel][b].get(func, (None, None))
+                cells += ["-", "-"] if calls is None else [str(calls), f"{mean:.1f}"]
+            out.append(f"| `{func}` | " + " | ".join(cells) + " |")
+        out.append("")
+
+
 def num(run, key, default=0.0):
     try:
         return float(run.get(key, default))
@@ -321,7 +376,8 @@ plot '{rdata}' using 2:xtic(1) notitle
 def main():
     workdir, resultsdir, date = sys.argv[1:4]
     runs = parse(workdir)
-    if not runs:
+    prof = parse_profiles(workdir)
+    if not runs and not prof:
         sys.exit(f"report: no runs in {workdir}")
     cells = group(runs)
     kernels = []
@@ -329,9 +385,8 @@ def main():
         if (r["kernel"], r["disk"]) not in kernels:
             kernels.append((r["kernel"], r["disk"]))
     # kernels in version order, the throttled (main) model first
-    kernels.sort(key=lambda kd: ([int(x) for x in kd[0].split("-")[0].replace("+deb12", "").split(".")[:2]],
-                                 kd[1] != "throttled"))
-    reps = max(int(r.get("rep", 1)) for r in runs)
+    kernels.sort(key=lambda kd: (kernel_key(kd[0]), kd[1] != "throttled"))
+    reps = max((int(r.get("rep", 1)) for r in runs), default=0)
     failed = [r for r in runs if r.get("ok") != "1"]
 
     out = [f"# zcache benchmark, {date}\n"]
@@ -376,6 +431,9 @@ def main():
             out.append(f"![ratio]({os.path.basename(ratio_png)})\n")
         out.append("### Figures\n")
         perf_table(out, cells, kernel, disk, backends)
+
+    if prof:
+        profile_section(out, prof)
 
     if failed:
         out.append("## Failed runs\n")
