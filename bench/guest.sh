@@ -169,17 +169,23 @@ profile_start() {
 profile_stop() {
 	[ -n "$PROFILE" ] || return 0
 	echo 0 > $TR/tracing_on
-	# " 1) + 12.345 us   |    name();" or "... |  } /* name */"
+	# " 1) + 12.345 us   |    name [module]();"  a call without traced calls
+	# " 1) + 12.345 us   |  } /* name [module] */"  the end of one with them
 	awk -v run="rep=$rep workload=$workload backend=$backend" '
 		/ us / {
 			for (i = 2; i <= NF; i++)
 				if ($i == "us") { d = $(i - 1); break }
-			if (match($0, /\/\* [A-Za-z0-9_.]+ \*\//))
-				f = substr($0, RSTART + 3, RLENGTH - 6)
-			else if (match($0, /[A-Za-z0-9_.]+\(\);/))
-				f = substr($0, RSTART, RLENGTH - 3)
-			else
+			f = $0
+			sub(/^[^|]*\| */, "", f)
+			if (f ~ /^\} \/\* /) {
+				sub(/^\} \/\* /, "", f)
+				sub(/ \*\/$/, "", f)
+			} else if (f ~ /\(\);$/) {
+				sub(/\(\);$/, "", f)
+			} else {
 				next
+			}
+			sub(/ \[.*\]$/, "", f)
 			n[f]++
 			t[f] += d
 		}
