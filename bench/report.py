@@ -33,17 +33,18 @@ COLOURS = {
 }
 
 
-def parse(workdir):
-    runs = []
-    for path in sorted(glob.glob(os.path.join(workdir, "*.runs"))):
+def records(workdir, suffix, tag):
+    """The key=value fields of every line starting with TAG in WORKDIR/*.SUFFIX."""
+    for path in sorted(glob.glob(os.path.join(workdir, "*." + suffix))):
         with open(path) as f:
             for line in f:
                 fields = line.split()
-                if not fields or fields[0] != "RUN":
-                    continue
-                run = dict(kv.split("=", 1) for kv in fields[1:] if "=" in kv)
-                runs.append(run)
-    return runs
+                if fields and fields[0] == tag:
+                    yield dict(kv.split("=", 1) for kv in fields[1:] if "=" in kv)
+
+
+def parse(workdir):
+    return list(records(workdir, "runs", "RUN"))
 
 
 def kernel_key(kernel):
@@ -54,15 +55,9 @@ def kernel_key(kernel):
 def parse_profiles(workdir):
     """The PROF lines of the profile boots: {kernel: {backend: {func: (calls, mean_us)}}}."""
     prof = {}
-    for path in sorted(glob.glob(os.path.join(workdir, "*.prof"))):
-        with open(path) as f:
-            for line in f:
-                fields = line.split()
-                if not fields or fields[0] != "PROF":
-                    continue
-                p = dict(kv.split("=", 1) for kv in fields[1:] if "=" in kv)
-                prof.setdefault(p["kernel"], {}).setdefault(p["backend"], {})[p["func"]] = \
-                    (int(p["calls"]), float(p["mean_us"]))
+    for p in records(workdir, "prof", "PROF"):
+        prof.setdefault(p["kernel"], {}).setdefault(p["backend"], {})[p["func"]] = \
+            (int(p["calls"]), float(p["mean_us"]))
     return prof
 
 
