@@ -336,6 +336,12 @@ EXPORT_SYMBOL_NS_GPL(zcomp_decompress, ZCACHE_INTERNAL);
 #define ZCOMP_SAMPLES		(PAGE_SIZE / ZCOMP_SAMPLE_STRIDE)
 #define ZCOMP_RANDOM_SUM_MAX	(ZCOMP_SAMPLES * ZCOMP_SAMPLES / 144)
 
+/* Where sample @i is taken: its stride, at a position that rotates. */
+static inline unsigned int zcomp_sample_pos(unsigned int i)
+{
+	return i * ZCOMP_SAMPLE_STRIDE + ((i * 5) & (ZCOMP_SAMPLE_STRIDE - 1));
+}
+
 /**
  * zcomp_looks_incompressible() - whether a page is not worth compressing
  * @zc:  a context taken with zcomp_cpu_get(); its buffer is used as scratch
@@ -365,9 +371,7 @@ bool zcomp_looks_incompressible(struct zcomp_cpu *zc, const u8 *src)
 	 */
 	memset(count, 0, 256 * sizeof(*count));
 	for (i = 0; i < ZCOMP_SAMPLES; i++) {
-		pos = i * ZCOMP_SAMPLE_STRIDE +
-		      ((i * 5) & (ZCOMP_SAMPLE_STRIDE - 1));
-		c = count[src[pos]]++;
+		c = count[src[zcomp_sample_pos(i)]]++;
 		sum += 2 * c + 1;
 		if (sum > ZCOMP_RANDOM_SUM_MAX)
 			return false;
@@ -378,8 +382,7 @@ bool zcomp_looks_incompressible(struct zcomp_cpu *zc, const u8 *src)
 	 * if the page's sampled bytes repeat at half a page.
 	 */
 	for (i = 0; i < ZCOMP_SAMPLES / 2; i++) {
-		pos = i * ZCOMP_SAMPLE_STRIDE +
-		      ((i * 5) & (ZCOMP_SAMPLE_STRIDE - 1));
+		pos = zcomp_sample_pos(i);
 		if (src[pos] != src[pos + PAGE_SIZE / 2])
 			return true;
 	}
