@@ -76,6 +76,21 @@ disk_opts() {
 	esac
 }
 
+# bench_boot NAME DISK TAG ARGS: boot $KVER's test VM on disk model DISK
+# with the guest arguments ARGS, console log in $work/$KVER-NAME.log; print
+# its "ZB: TAG" lines tagged with the kernel and the disk.  Dies unless
+# every run of the boot verified its data.
+bench_boot() {
+	local name=$1 disk=$2 tag=$3 args=$4 log_file=$work/$KVER-$1.log
+
+	ZCACHE_DISK_OPTS=$(disk_opts "$disk") ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-5400} \
+		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
+		"$log_file" bench 1 "$mem" "$args" || true
+	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: $tag /$tag kernel=$KVER disk=$disk /p"
+	grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
+		die "$KVER $name: a run lost data or the guest did not finish; see $log_file"
+}
+
 need_host_tools
 need_pkgs gnuplot:gnuplot-nox /usr/bin/python3:python3
 mkdir -p "$work" "$results"
@@ -97,29 +112,16 @@ for line in $kernels; do
 			b=$full w=$workloads
 		fi
 		log "$KVER, $disk disk: $(echo $b | wc -w) backends x $(echo $w | wc -w) workloads x $reps"
-		log_file=$work/$KVER-$disk.log
-		ZCACHE_DISK_OPTS=$(disk_opts "$disk") ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-5400} \
-			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
-			"$log_file" bench 1 "$mem" \
-			"zbench_backends=$(echo $b | tr ' ' ,) zbench_workloads=$(echo $w | tr ' ' ,) zbench_reps=$reps zbench_only=$only" ||
-			true
-		tr -d '\r' < "$log_file" | sed -n 's/^.*ZB: RUN /RUN /p' |
-			sed "s/^RUN /RUN kernel=$KVER disk=$disk /" > "$work/$KVER-$disk.runs"
-		grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
-			die "$KVER $disk: a run lost data or the guest did not finish; see $log_file"
+		bench_boot "$disk" "$disk" RUN \
+			"zbench_backends=$(echo $b | tr ' ' ,) zbench_workloads=$(echo $w | tr ' ' ,) zbench_reps=$reps zbench_only=$only" \
+			> "$work/$KVER-$disk.runs"
 		log "$(wc -l < "$work/$KVER-$disk.runs") runs recorded"
 	done
 	[ "${BENCH_PROFILE:-1}" = 0 ] && continue
 	log "$KVER: profile of zswap-lz4 and zcache-lz4 on mixed"
-	log_file=$work/$KVER-profile.log
-	ZCACHE_DISK_OPTS=$(disk_opts throttled) ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-5400} \
-		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
-		"$log_file" bench 1 "$mem" \
-		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=1 zbench_profile=$(echo $profile_funcs | tr ' ' ,)" ||
-		true
-	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: PROF /PROF kernel=$KVER /p" > "$work/$KVER.prof"
-	grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
-		die "$KVER profile: a run lost data or the guest did not finish; see $log_file"
+	bench_boot profile throttled PROF \
+		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=1 zbench_profile=$(echo $profile_funcs | tr ' ' ,)" \
+		> "$work/$KVER.prof"
 	log "$(wc -l < "$work/$KVER.prof") functions timed"
 done
 
