@@ -3,8 +3,8 @@
 #
 # scripts/build.sh ENVFILE - build zcache for a fetched kernel
 #
-# Copies the sources to $ZCACHE_CACHE/build/<kver>/ (so builds for several
-# kernels never share objects), builds zcache.ko and test_zcache.ko there
+# Copies the sources to $ZCACHE_CACHE/build/<kver>-<tree>/ (so builds for
+# several kernels, or of several work trees, never share objects), builds zcache.ko and test_zcache.ko there
 # with W=1, plus the static guest programs, and prints that directory.
 # The compiler's output is kept in build.log; any warning fails the build.
 set -euo pipefail
@@ -12,7 +12,7 @@ set -euo pipefail
 
 envfile=${1:?envfile}
 . "$envfile"
-out=$ZCACHE_CACHE/build/$KVER
+out=$ZCACHE_CACHE/build/$KVER-$(printf %s "$ZCACHE_TOP" | sha256sum | cut -c1-8)
 rm -rf "$out"
 mkdir -p "$out/src"
 (cd "$ZCACHE_TOP" && tar -cf - Kbuild Makefile ./*.c ./*.h attach compress tests/kmod) |

@@ -52,5 +52,5 @@ need_host_tools() {
 	need_pkgs qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static \
 		cpio:cpio depmod:kmod gcc:gcc make:make \
 		/usr/lib/x86_64-linux-gnu/libc.a:libc6-dev xz:xz-utils \
-		/usr/include/gelf.h:libelf-dev bc:bc
+		/usr/include/gelf.h:libelf-dev bc:bc pahole:dwarves
 }
