@@ -5,9 +5,15 @@
  * Loads are lockless.  Erase looks the index up locklessly first and takes
  * the lock only if something is there, then looks again under the lock:
  * most invalidations in a swap workload are for slots the cache never
- * held, and those now cost one RCU walk and no lock.  Store and erase
- * report the array's empty transitions to an occupancy callback under the
- * lock, so a reference held while the array is non-empty is exact.
+ * held, and those cost one RCU walk and no lock.
+ *
+ * Every change of the entry count happens under the lock, and so do the
+ * occupancy callbacks on its 0 -> 1 and 1 -> 0 transitions: a reference
+ * held while the index holds entries is exact.  The count, not the shape
+ * of the tree, decides: an insert whose node allocation fails part way
+ * leaves empty nodes linked, and a reserved slot (XA_ZERO_ENTRY) is a
+ * node with no entry; neither is counted, and xa_ext_destroy() frees what
+ * is left.
  *
  * Locking: xa_lock is a plain spinlock (the array is never touched from
  * interrupts).  The occupancy callbacks and @release of xa_ext_drain() run
@@ -50,41 +56,130 @@ static bool xa_ext_retry(struct xa_state *xas, gfp_t gfp)
 	return xas_nomem(xas, gfp);
 }
 
+static void xa_ext_get(struct xa_ext *xe)
+{
+	WRITE_ONCE(xe->nr_entries, xe->nr_entries + 1);
+}
+
+/* One entry went out, under xa_lock: the last one calls @occ->last. */
+static void xa_ext_put(struct xa_ext *xe)
+{
+	WRITE_ONCE(xe->nr_entries, xe->nr_entries - 1);
+	if (!xe->nr_entries && xe->occ)
+		xe->occ->last(xe);
+}
+
 /**
- * xa_ext_replace() - store an entry and hand back the one it replaced
- * @xa:    the array
+ * xa_ext_init() - initialise an empty index
+ * @xe:  the index
+ * @occ: occupancy callbacks, or NULL
+ *
+ * Context: any.
+ */
+void xa_ext_init(struct xa_ext *xe, const struct xa_ext_occupancy *occ)
+{
+	xa_init(&xe->xa);
+	xe->nr_entries = 0;
+	xe->occ = occ;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_init, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_destroy() - free what is left of an index that holds no entry
+ * @xe: the index
+ *
+ * Frees the nodes a failed insert or a reservation left behind.  The
+ * caller has drained the index: an entry still held is a bug, and is
+ * leaked rather than freed without its owner's @release.
+ *
+ * Context: process context; no other user of @xe is left.
+ */
+void xa_ext_destroy(struct xa_ext *xe)
+{
+	if (WARN_ON_ONCE(xe->nr_entries))
+		return;
+	xa_destroy(&xe->xa);
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_destroy, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_reserve() - make sure a slot exists before its entry is ready
+ * @xe:    the index
  * @index: the index
- * @entry: the new entry, not NULL
  * @gfp:   allocation flags for tree nodes
- * @occ:   occupancy callbacks, or NULL
- * @old:   out: the replaced entry, or NULL
+ *
+ * An empty slot gets a reservation (XA_ZERO_ENTRY), which lockless loads
+ * read as NULL and which no count includes; a slot that holds an entry is
+ * left alone.  Either way a later xa_ext_replace() at @index allocates
+ * nothing.  xa_ext_remove() takes a reservation back.
  *
  * Context: may sleep if @gfp allows; takes and releases xa_lock.
- * Return: 0; -EBUSY if @occ->first refused; -ENOMEM if no node could be
- * allocated.  On error nothing was stored and *@old is NULL.
+ * Return: 0, or -ENOMEM if no node could be allocated.
  */
-int xa_ext_replace(struct xarray *xa, unsigned long index, void *entry,
-		   gfp_t gfp, const struct xa_ext_occupancy *occ, void **old)
+int xa_ext_reserve(struct xa_ext *xe, unsigned long index, gfp_t gfp)
 {
-	XA_STATE(xas, xa, index);
+	XA_STATE(xas, &xe->xa, index);
+
+	do {
+		xas_lock(&xas);
+		if (!xas_load(&xas))
+			xas_store(&xas, XA_ZERO_ENTRY);
+		xas_unlock(&xas);
+	} while (xa_ext_retry(&xas, gfp));
+
+	return xas_error(&xas);
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_reserve, ZCACHE_INTERNAL);
+/* fail_function may make it fail: the store is refused before compressing. */
+ALLOW_ERROR_INJECTION(xa_ext_reserve, ERRNO);
+
+/**
+ * xa_ext_replace() - store an entry and hand back the one it replaced
+ * @xe:    the index
+ * @index: the index
+ * @entry: the new entry, neither NULL nor an internal entry
+ * @gfp:   allocation flags for tree nodes
+ * @old:   out: the replaced entry, or NULL
+ *
+ * Replacing a reservation or an empty slot adds an entry to the count;
+ * if it is the first, @xe->occ->first is asked before it goes in.  A
+ * failed node allocation leaves the count as it was, whatever empty nodes
+ * it left behind.
+ *
+ * Context: may sleep if @gfp allows; takes and releases xa_lock.
+ * Return: 0; -EBUSY if @xe->occ->first refused; -ENOMEM if no node could
+ * be allocated.  On error nothing was stored and *@old is NULL.
+ */
+int xa_ext_replace(struct xa_ext *xe, unsigned long index, void *entry,
+		   gfp_t gfp, void **old)
+{
+	const struct xa_ext_occupancy *occ = xe->occ;
+	XA_STATE(xas, &xe->xa, index);
 	bool took_first;
+	void *curr;
 
 	do {
 		took_first = false;
 		*old = NULL;
 		xas_lock(&xas);
-		if (occ && xa_empty(xa)) {
-			if (!occ->first(xa)) {
+		curr = xas_load(&xas);
+		if (xa_is_zero(curr))
+			curr = NULL;
+		if (!curr && !xe->nr_entries && occ) {
+			if (!occ->first(xe)) {
 				xas_unlock(&xas);
 				return -EBUSY;
 			}
 			took_first = true;
 		}
-		*old = xas_store(&xas, entry);
+		xas_store(&xas, entry);
 		if (xas_error(&xas)) {
-			*old = NULL;
 			if (took_first)
-				occ->last(xa);
+				occ->last(xe);
+		} else if (curr) {
+			*old = curr;
+		} else {
+			xa_ext_get(xe);
 		}
 		xas_unlock(&xas);
 	} while (xa_ext_retry(&xas, gfp));
@@ -96,66 +191,89 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_replace, ZCACHE_INTERNAL);
 ALLOW_ERROR_INJECTION(xa_ext_replace, ERRNO);
 
 /**
- * xa_ext_erase() - erase an entry, taking the lock only if there is one
- * @xa:    the array
+ * xa_ext_remove() - erase an entry or a reservation with one locked walk
+ * @xe:    the index
  * @index: the index
- * @occ:   occupancy callbacks, or NULL
  *
  * Context: any that may take xa_lock; never sleeps.
- * Return: the erased entry, or NULL if @index held none.
+ * Return: the erased entry, or NULL if @index held none (a reservation
+ * is taken back and reads as NULL).
  */
-void *xa_ext_erase(struct xarray *xa, unsigned long index,
-		   const struct xa_ext_occupancy *occ)
+void *xa_ext_remove(struct xa_ext *xe, unsigned long index)
 {
-	XA_STATE(xas, xa, index);
+	XA_STATE(xas, &xe->xa, index);
 	void *entry;
-
-	if (!xa_load(xa, index))
-		return NULL;
 
 	xas_lock(&xas);
 	entry = xas_load(&xas);
 	if (entry) {
 		xas_store(&xas, NULL);
-		if (occ && xa_empty(xa))
-			occ->last(xa);
+		if (xa_is_zero(entry))
+			entry = NULL;
+		else
+			xa_ext_put(xe);
 	}
 	xas_unlock(&xas);
 	return entry;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_remove, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_erase() - erase an entry, taking the lock only if there is one
+ * @xe:    the index
+ * @index: the index
+ *
+ * A reservation is left alone: it belongs to a store in flight.
+ *
+ * Context: any that may take xa_lock; never sleeps.
+ * Return: the erased entry, or NULL if @index held none.
+ */
+void *xa_ext_erase(struct xa_ext *xe, unsigned long index)
+{
+	if (!xa_load(&xe->xa, index))
+		return NULL;
+	return xa_ext_remove(xe, index);
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
 
 /**
  * xa_ext_drain() - erase every entry, handing each to @release
- * @xa:      the array
+ * @xe:      the index
  * @release: called for each entry, under xa_lock
  * @arg:     passed to @release
- * @occ:     occupancy callbacks, or NULL
  *
- * Context: any that may take xa_lock; never sleeps; takes no lock if
- * @xa is empty.
+ * Reservations are taken back too.  The lock is dropped every
+ * XA_CHECK_SCHED entries to reschedule.
+ *
+ * Context: process context, may sleep; takes no lock if @xe holds
+ * nothing.
  * Return: how many entries were erased.
  */
-unsigned long xa_ext_drain(struct xarray *xa,
-			   void (*release)(void *entry, void *arg), void *arg,
-			   const struct xa_ext_occupancy *occ)
+unsigned long xa_ext_drain(struct xa_ext *xe,
+			   void (*release)(void *entry, void *arg), void *arg)
 {
-	XA_STATE(xas, xa, 0);
+	XA_STATE(xas, &xe->xa, 0);
 	unsigned long erased = 0;
 	void *entry;
 
 	/* The usual case (swapoff after every slot was freed) takes no lock. */
-	if (xa_empty(xa))
+	if (xa_empty(&xe->xa))
 		return 0;
 
 	xas_lock(&xas);
 	xas_for_each(&xas, entry, ULONG_MAX) {
 		xas_store(&xas, NULL);
+		if (xa_is_zero(entry))
+			continue;
+		xa_ext_put(xe);
 		release(entry, arg);
-		erased++;
+		if (++erased % XA_CHECK_SCHED)
+			continue;
+		xas_pause(&xas);
+		xas_unlock(&xas);
+		cond_resched();
+		xas_lock(&xas);
 	}
-	if (erased && occ)
-		occ->last(xa);
 	xas_unlock(&xas);
 	return erased;
 }
@@ -165,20 +283,22 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_drain, ZCACHE_INTERNAL);
 #define XA_EXT_MAX_LEVELS	DIV_ROUND_UP(BITS_PER_LONG, XA_CHUNK_SHIFT)
 
 /**
- * xa_ext_count_nodes() - the number of nodes an XArray is made of
- * @xa: the array
+ * xa_ext_count_nodes() - the number of nodes an index is made of
+ * @xe: the index
  *
  * Entries are walked in index order under RCU, so all the entries below a
  * node are met in one run: remembering the last node met at each level is
- * enough to count every node once.  Exact for an array that does not
- * change during the walk, an estimate otherwise.
+ * enough to count every node once.  A node that holds no entry (left by a
+ * failed insert) is not met.  Exact for an array that does not change
+ * during the walk, an estimate otherwise.
  *
  * Context: process context, may sleep; takes the RCU read lock.
  * Return: how many struct xa_node the array holds.
  */
-unsigned long xa_ext_count_nodes(struct xarray *xa)
+unsigned long xa_ext_count_nodes(struct xa_ext *xe)
 {
 	struct xa_node *seen[XA_EXT_MAX_LEVELS] = { };
+	struct xarray *xa = &xe->xa;
 	XA_STATE(xas, xa, 0);
 	unsigned long nodes = 0, walked = 0;
 	struct xa_node *node;

@@ -17,16 +17,21 @@
  * header is all the metadata an entry has beyond its XArray slot.
  *
  * Lock order, outermost first:
- *   swap core locks (si->lock, the swap cache page lock)
- *     zcomp_cpu.lock (mutex, store and load only)
- *       xa_lock of a tree (spinlock)
- *         allocator locks
- * zcache_invalidate(), zcache_swapon() and zcache_swapoff() take only
- * xa_lock and the allocator's locks and never sleep.
+ *   kernel_param_lock (parameter writes, init and exit)
+ *     swap core locks (si->lock, the swap cache page lock)
+ *       zcomp_cpu.lock (mutex, store and load only)
+ *         xa_lock of a tree (spinlock)
+ *           allocator locks
+ * zcache_invalidate() takes only xa_lock and the allocator's locks and
+ * never sleeps.  zcache_swapon(), zcache_swapoff() and zcache_holds() run
+ * in ftrace handlers and take no lock at all, so that nothing in them can
+ * sleep even on PREEMPT_RT, where spinlock_t sleeps: what a swapon or
+ * swapoff finds left over is freed by a work item.
  *
  * A tree that holds entries holds a reference on the module, so rmmod is
  * refused while any page is stored; swapoff (or swapping the pages back
- * in) drains them.
+ * in) drains them.  The reference follows the tree's entry count, which
+ * changes only under xa_lock (xarray_ext.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -41,6 +46,7 @@
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/swap.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "compress/zcomp.h"
@@ -149,8 +155,14 @@ MODULE_PARM_DESC(zero_pages_enabled,
  * the reclaimer's access to the reserves, since storing the page frees
  * more than the object takes (kept out of the reserves, objects failed
  * for a quarter of all store attempts in the suite's mixed workload).
- * The retry of an index node, which may sleep, keeps out of them: the
- * store is refused instead and the page goes to disk.
+ *
+ * The index slot is reserved first, before any work is spent on the page.
+ * Its node, if the slot has none yet, comes from xas_store()'s own
+ * attempt under the tree lock, which is GFP_NOWAIT and, inside reclaim,
+ * may use the reserves like the object; if that fails, from a retry
+ * outside the lock that may sleep and keeps out of the reserves
+ * (ZCACHE_GFP_NODE).  If both fail the store is refused and the page goes
+ * to disk, before it was compressed.
  */
 #define ZCACHE_GFP_OBJECT	(__GFP_NORETRY | __GFP_NOWARN | \
 				 __GFP_KSWAPD_RECLAIM | __GFP_HIGHMEM | \
@@ -162,13 +174,33 @@ MODULE_PARM_DESC(zero_pages_enabled,
 #define ZCACHE_HDR_COMP		GENMASK(15, 13)
 #define ZCACHE_HDR_SIZE		sizeof(u16)
 
-static struct xarray zcache_trees[MAX_SWAPFILES];
+/**
+ * struct zcache_tree - what zcache holds for one swap type
+ * @index:	swap offset -> entry
+ * @stale:	a swapon or swapoff found entries of an earlier device of
+ *		this type; until @drain_work has freed them the type is
+ *		bypassed: nothing is stored or loaded
+ * @drain_work:	frees what a swapon or swapoff left, in process context
+ */
+struct zcache_tree {
+	struct xa_ext index;
+	bool stale;
+	struct work_struct drain_work;
+};
+
+static struct zcache_tree zcache_trees[MAX_SWAPFILES];
 static struct zcache_pool *zcache_pool;
+
+/* The swap core takes zero-filled pages before they reach zcache. */
+static bool zcache_zero_filtered;
 
 /* The pool hit its limit; refuse until it drops below the threshold. */
 static bool zcache_pool_reached_full;
 
-/* Parameters written before init only record; init then applies them. */
+/*
+ * Under kernel_param_lock: parameters written before init or from exit on
+ * only record their value; between the two they act on the live state.
+ */
 static bool zcache_initialized;
 
 /*********************************
@@ -279,8 +311,8 @@ static int zcache_percent_set(const char *val, const struct kernel_param *kp,
 	int ret = param_set_uint_minmax(val, kp, min, max);
 
 	if (ret)
-		pr_err("%s: '%s' is not a number from %u to %u\n", kp->name,
-		       strim((char *)val), min, max);
+		pr_err("%s: '%.*s' is not a number from %u to %u\n", kp->name,
+		       (int)strcspn(val, "\n"), val, min, max);
 	return ret;
 }
 
@@ -395,13 +427,13 @@ refuse:
 /*********************************
  * entries
  *********************************/
-static bool zcache_tree_first_entry(struct xarray *tree)
+static bool zcache_tree_first_entry(struct xa_ext *index)
 {
 	/* Fails once rmmod has begun: the store goes to disk instead. */
 	return try_module_get(THIS_MODULE);
 }
 
-static void zcache_tree_last_entry(struct xarray *tree)
+static void zcache_tree_last_entry(struct xa_ext *index)
 {
 	module_put(THIS_MODULE);
 }
@@ -429,6 +461,40 @@ static void zcache_entry_free(void *entry)
 static void zcache_entry_drain_one(void *entry, void *arg)
 {
 	zcache_entry_free(entry);
+}
+
+/*
+ * Free everything a tree holds; the work of zcache_tree_drain_later().
+ * Then the tree's type is in use again.
+ */
+static void zcache_tree_drain_work(struct work_struct *work)
+{
+	struct zcache_tree *tree = container_of(work, struct zcache_tree,
+						drain_work);
+	unsigned long erased;
+
+	erased = xa_ext_drain(&tree->index, zcache_entry_drain_one, NULL);
+	zcache_stat_add(ZCACHE_INVALIDATES, erased);
+	/* Pairs with zcache_tree_stale(): whoever sees false sees the drain. */
+	smp_store_release(&tree->stale, false);
+}
+
+/*
+ * Entries of an earlier device were left in @tree: bypass its type until
+ * a work item has freed them.  Called where nothing may sleep, not even
+ * on PREEMPT_RT (an ftrace handler), so the freeing cannot happen here.
+ */
+static void zcache_tree_drain_later(struct zcache_tree *tree)
+{
+	WRITE_ONCE(tree->stale, true);
+	queue_work(system_wq, &tree->drain_work);
+}
+
+/* Whether a tree's type is bypassed while leftovers are freed. */
+static bool zcache_tree_stale(struct zcache_tree *tree)
+{
+	/* Pairs with the release in zcache_tree_drain_work(). */
+	return smp_load_acquire(&tree->stale);
 }
 
 static bool zcache_page_is_zero(struct page *page)
@@ -548,20 +614,22 @@ static int zcache_decompress(unsigned long handle, struct page *page)
  * @page:   the page, locked and in the swap cache
  *
  * Whatever the outcome, no older copy of (@type, @offset) survives: a
- * successful store replaces it, a refused one erases it.
+ * successful store replaces it, a refused one erases it.  The slot is
+ * reserved in the index before the page is compressed, so that a missing
+ * index node refuses the store before any work was spent on it.
  *
  * Context: process context, may sleep.
  * Return: 0 if zcache now holds the page; a negative errno if the page
  * must go to the swap device.
  */
-int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
+static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 {
-	struct xarray *tree = &zcache_trees[type];
+	struct zcache_tree *tree = &zcache_trees[type];
 	unsigned long handle;
 	void *entry, *old;
 	int ret;
 
-	if (!READ_ONCE(zcache_enabled)) {
+	if (!READ_ONCE(zcache_enabled) || zcache_tree_stale(tree)) {
 		zcache_stat_inc(ZCACHE_REJECT_DISABLED);
 		ret = -ENODEV;
 		goto erase_stale;
@@ -571,18 +639,25 @@ int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 		goto erase_stale;
 	}
 
-	if (READ_ONCE(zcache_zero_pages_enabled) &&
+	ret = xa_ext_reserve(&tree->index, offset, ZCACHE_GFP_NODE);
+	if (ret) {
+		zcache_stat_inc(ZCACHE_REJECT_ALLOC_FAIL);
+		goto erase_stale;
+	}
+
+	if (!zcache_zero_filtered && READ_ONCE(zcache_zero_pages_enabled) &&
 	    zcache_page_is_zero(page)) {
 		entry = ZCACHE_ZERO_ENTRY;
 	} else {
 		ret = zcache_compress(page, &handle);
 		if (ret)
-			goto erase_stale;
+			goto release_slot;
 		entry = (void *)handle;
 	}
 
-	ret = xa_ext_replace(tree, offset, entry, ZCACHE_GFP_NODE,
-			     &zcache_tree_occupancy, &old);
+	/* The slot exists: only xa_ext_replace()'s fault injection fails. */
+	ret = xa_ext_replace(&tree->index, offset, entry, ZCACHE_GFP_NODE,
+			     &old);
 	if (ret) {
 		if (ret == -ENOMEM)
 			zcache_stat_inc(ZCACHE_REJECT_ALLOC_FAIL);
@@ -590,7 +665,7 @@ int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 			zcache_stat_inc(ZCACHE_REJECT_DISABLED);
 		if (!zcache_entry_is_zero(entry))
 			zcache_pool_free(zcache_pool, handle);
-		goto erase_stale;
+		goto release_slot;
 	}
 
 	zcache_stat_inc(ZCACHE_STORED_PAGES);
@@ -603,8 +678,13 @@ int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 	}
 	return 0;
 
+release_slot:
+	/* The reservation, and the older copy the slot may still hold */
+	old = xa_ext_remove(&tree->index, offset);
+	goto free_old;
 erase_stale:
-	old = xa_ext_erase(tree, offset, &zcache_tree_occupancy);
+	old = xa_ext_erase(&tree->index, offset);
+free_old:
 	if (old) {
 		zcache_stat_inc(ZCACHE_INVALIDATES);
 		zcache_entry_free(old);
@@ -619,20 +699,26 @@ erase_stale:
  * @page:      the page, locked and in the swap cache
  * @exclusive: erase the entry once the page holds the data
  *
- * Lockless: the swap core never loads and frees one offset at once.
+ * The lookup is lockless: the swap core never loads and frees one offset
+ * at once (the locked swap cache page, or SWAP_HAS_CACHE, pins the slot).
+ * An exclusive load then erases the entry with one locked walk.  A copy
+ * that cannot be decompressed stays: every later read of the slot fails
+ * as this one did, instead of reading a swap slot that was never written.
  *
  * Context: process context, may sleep.
  * Return: 0 if @page now holds the data; -ENOENT if zcache does not hold
  * the offset; another negative errno if the stored copy cannot be read.
  */
-int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
-		bool exclusive)
+static int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
+		       bool exclusive)
 {
-	struct xarray *tree = &zcache_trees[type];
+	struct zcache_tree *tree = &zcache_trees[type];
 	void *entry;
 	int ret;
 
-	entry = xa_load(tree, offset);
+	if (zcache_tree_stale(tree))
+		return -ENOENT;
+	entry = xa_ext_load(&tree->index, offset);
 	if (!entry)
 		return -ENOENT;
 
@@ -642,16 +728,15 @@ int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
 		ret = zcache_decompress((unsigned long)entry, page);
 		if (ret) {
 			zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
-			pr_err_ratelimited("cannot decompress swap type %u offset %lu (%d)\n",
-					   type, offset, ret);
-			WARN_ON_ONCE(1);
+			WARN_ONCE(1, "cannot decompress swap type %u offset %lu (%d); the read fails\n",
+				  type, offset, ret);
 			return ret;
 		}
 	}
 	zcache_stat_inc(ZCACHE_LOADS);
 
 	if (exclusive) {
-		entry = xa_ext_erase(tree, offset, &zcache_tree_occupancy);
+		entry = xa_ext_remove(&tree->index, offset);
 		if (entry)
 			zcache_entry_free(entry);
 	}
@@ -667,12 +752,11 @@ int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
  *
  * Context: may be called under the swap device's spinlock; never sleeps.
  */
-void zcache_invalidate(unsigned int type, pgoff_t offset)
+static void zcache_invalidate(unsigned int type, pgoff_t offset)
 {
 	void *entry;
 
-	entry = xa_ext_erase(&zcache_trees[type], offset,
-			     &zcache_tree_occupancy);
+	entry = xa_ext_erase(&zcache_trees[type].index, offset);
 	if (!entry)
 		return;
 	zcache_stat_inc(ZCACHE_INVALIDATES);
@@ -684,29 +768,51 @@ void zcache_invalidate(unsigned int type, pgoff_t offset)
  * @type:   swap type
  * @offset: swap offset
  *
- * Context: any, including ftrace handlers; never sleeps.
- * Return: true if (@type, @offset) has an entry.
+ * Context: any, including ftrace handlers; never sleeps, takes no lock.
+ * Return: true if (@type, @offset) has an entry that may be loaded.
  */
-bool zcache_holds(unsigned int type, pgoff_t offset)
+static bool zcache_holds(unsigned int type, pgoff_t offset)
 {
-	return type < MAX_SWAPFILES && xa_load(&zcache_trees[type], offset);
+	struct zcache_tree *tree;
+
+	if (type >= MAX_SWAPFILES)
+		return false;
+	tree = &zcache_trees[type];
+	return !zcache_tree_stale(tree) && xa_ext_load(&tree->index, offset);
 }
 
-/**
- * zcache_swapoff() - free everything stored for a swap type
- * @type: the swap type being swapped off
- *
- * Context: any, including ftrace handlers; never sleeps.
+/*
+ * A swap type's device is gone, or a new one takes its place: it must
+ * start empty.  The swap core invalidates every slot it frees, and
+ * swapoff frees them all before it calls zswap's swapoff, so anything
+ * still here is a bug; it is freed by a work item, and the type is
+ * bypassed until then.
  */
-void zcache_swapoff(unsigned int type)
+static void zcache_tree_check_empty(unsigned int type, const char *when)
 {
-	unsigned long erased;
+	struct zcache_tree *tree;
+	unsigned long left;
 
 	if (WARN_ON_ONCE(type >= MAX_SWAPFILES))
 		return;
-	erased = xa_ext_drain(&zcache_trees[type], zcache_entry_drain_one,
-			      NULL, &zcache_tree_occupancy);
-	zcache_stat_add(ZCACHE_INVALIDATES, erased);
+	tree = &zcache_trees[type];
+	left = xa_ext_entries(&tree->index);
+	if (!left || READ_ONCE(tree->stale))
+		return;
+	WARN_ONCE(1, "swap type %u: %lu entries left at %s; freeing them\n",
+		  type, left, when);
+	zcache_tree_drain_later(tree);
+}
+
+/**
+ * zcache_swapoff() - a swap type was swapped off
+ * @type: the swap type
+ *
+ * Context: any, including ftrace handlers; never sleeps, takes no lock.
+ */
+static void zcache_swapoff(unsigned int type)
+{
+	zcache_tree_check_empty(type, "swapoff");
 }
 
 /**
@@ -717,15 +823,22 @@ void zcache_swapoff(unsigned int type)
  * zcache was loaded work too; this only makes sure a new device starts
  * empty.
  *
- * Context: any, including ftrace handlers; never sleeps.
+ * Context: any, including ftrace handlers; never sleeps, takes no lock.
  */
-void zcache_swapon(unsigned int type)
+static void zcache_swapon(unsigned int type)
 {
-	if (WARN_ON_ONCE(type >= MAX_SWAPFILES))
-		return;
-	if (WARN_ON_ONCE(!xa_empty(&zcache_trees[type])))
-		zcache_swapoff(type);
+	zcache_tree_check_empty(type, "swapon");
 }
+
+/* What the attach layer calls, frontswap-style */
+static const struct zcache_ops zcache_ops = {
+	.swapon = zcache_swapon,
+	.store = zcache_store,
+	.load = zcache_load,
+	.invalidate = zcache_invalidate,
+	.swapoff = zcache_swapoff,
+	.holds = zcache_holds,
+};
 
 /*********************************
  * debugfs
@@ -771,8 +884,8 @@ static int zcache_debugfs_metadata_get(void *data, u64 *val)
 	int type;
 
 	for (type = 0; type < MAX_SWAPFILES; type++)
-		if (!xa_empty(&zcache_trees[type]))
-			nodes += xa_ext_count_nodes(&zcache_trees[type]);
+		if (xa_ext_entries(&zcache_trees[type].index))
+			nodes += xa_ext_count_nodes(&zcache_trees[type].index);
 	*val = nodes * sizeof(struct xa_node) +
 	       (objects > 0 ? objects : 0) * ZCACHE_HDR_SIZE;
 	return 0;
@@ -830,8 +943,12 @@ static int __init zcache_init(void)
 {
 	int type, ret;
 
-	for (type = 0; type < MAX_SWAPFILES; type++)
-		xa_init(&zcache_trees[type]);
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		xa_ext_init(&zcache_trees[type].index, &zcache_tree_occupancy);
+		INIT_WORK(&zcache_trees[type].drain_work,
+			  zcache_tree_drain_work);
+	}
+	zcache_zero_filtered = zcache_attach_zero_filtered();
 
 	ret = zcomp_init();
 	if (ret)
@@ -857,7 +974,7 @@ static int __init zcache_init(void)
 	zcache_debugfs_init();
 
 	/* Last: from here on pages arrive. */
-	ret = zcache_attach();
+	ret = zcache_attach(&zcache_ops);
 	if (ret)
 		goto remove_debugfs;
 
@@ -879,15 +996,31 @@ unlock_params:
 
 static void __exit zcache_exit(void)
 {
+	struct zcache_tree *tree;
 	int type;
+
+	/* Parameter writes from here on only record their value. */
+	kernel_param_lock(THIS_MODULE);
+	zcache_initialized = false;
+	kernel_param_unlock(THIS_MODULE);
 
 	zcache_detach();
 
-	/* A tree with entries holds a module reference: all are empty. */
-	for (type = 0; type < MAX_SWAPFILES; type++)
-		if (WARN_ON_ONCE(!xa_empty(&zcache_trees[type])))
-			xa_ext_drain(&zcache_trees[type],
-				     zcache_entry_drain_one, NULL, NULL);
+	/*
+	 * A tree with entries holds a module reference: all are empty, but
+	 * a drain may still be finishing, and a failed insert may have left
+	 * empty nodes.
+	 */
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		tree = &zcache_trees[type];
+		flush_work(&tree->drain_work);
+		if (WARN_ON_ONCE(xa_ext_entries(&tree->index))) {
+			tree->index.occ = NULL;	/* no reference to drop */
+			xa_ext_drain(&tree->index, zcache_entry_drain_one,
+				     NULL);
+		}
+		xa_ext_destroy(&tree->index);
+	}
 
 	zcache_debugfs_exit();
 	zcache_pool_destroy(zcache_pool);

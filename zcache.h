@@ -4,8 +4,10 @@
  *
  * The core (zcache.c) owns policy: what is stored, the limits, the stats
  * and the parameters.  The attach layer (attach/) owns every piece of
- * kernel-version knowledge and calls the core through the frontswap-style
- * entry points below.  The core never sees a kernel version.
+ * kernel-version knowledge.  The core hands the attach layer a table of
+ * its entry points, as frontswap's backends did, and the attach layer
+ * never calls the core by name: the core sits above it.  The core never
+ * sees a kernel version.
  */
 #ifndef _ZCACHE_H
 #define _ZCACHE_H
@@ -14,28 +16,40 @@
 
 struct page;
 
-/*
- * Core entry points, called by the attach layer.
+/**
+ * struct zcache_ops - the core's entry points, called by the attach layer
+ * @swapon:	a swap type was swapped on
+ * @store:	store a page on its way to (type, offset); 0 if stored, or a
+ *		negative errno and the page goes to the swap device
+ * @load:	fill a page from (type, offset), erasing the entry if
+ *		exclusive; 0, -ENOENT if not held, or another errno if the
+ *		stored copy cannot be read
+ * @invalidate:	forget (type, offset), whose slot was freed
+ * @swapoff:	a swap type was swapped off
+ * @holds:	whether the core holds (type, offset)
  *
- * Their contract is the one frontswap gave its backends: the swap core
+ * The contract is the one frontswap gave its backends: the swap core
  * serialises store, load and invalidate of one (type, offset) through the
  * swap cache page lock and the swap count, so the core needs no per-entry
- * reference counting.  zcache_invalidate() may run under the swap device's
- * spinlock and never sleeps; zcache_swapon()/zcache_swapoff() and
- * zcache_holds() are called from ftrace handlers with preemption disabled
- * and never sleep either.
+ * reference counting.  @store and @load may sleep.  @invalidate may run
+ * under the swap device's spinlock and never sleeps.  @swapon, @swapoff
+ * and @holds are called from ftrace handlers with preemption disabled and
+ * take no lock.
  */
-void zcache_swapon(unsigned int type);
-int zcache_store(unsigned int type, pgoff_t offset, struct page *page);
-int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
-		bool exclusive);
-void zcache_invalidate(unsigned int type, pgoff_t offset);
-void zcache_swapoff(unsigned int type);
-bool zcache_holds(unsigned int type, pgoff_t offset);
+struct zcache_ops {
+	void (*swapon)(unsigned int type);
+	int (*store)(unsigned int type, pgoff_t offset, struct page *page);
+	int (*load)(unsigned int type, pgoff_t offset, struct page *page,
+		    bool exclusive);
+	void (*invalidate)(unsigned int type, pgoff_t offset);
+	void (*swapoff)(unsigned int type);
+	bool (*holds)(unsigned int type, pgoff_t offset);
+};
 
 /* Attach layer, attach/attach.c */
-int zcache_attach(void);
+int zcache_attach(const struct zcache_ops *ops);
 void zcache_detach(void);
 const char *zcache_attach_method(void);
+bool zcache_attach_zero_filtered(void);
 
 #endif /* _ZCACHE_H */

@@ -317,6 +317,8 @@ int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_decompress, ZCACHE_INTERNAL);
+/* fail_function may make it fail: the read of that page fails (SIGBUS). */
+ALLOW_ERROR_INJECTION(zcomp_decompress, ERRNO);
 
 /*********************************
  * compressibility estimate

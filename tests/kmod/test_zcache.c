@@ -44,7 +44,7 @@ static unsigned int failed_in_case;
 static unsigned int first_calls, last_calls;
 static bool refuse_first;
 
-static bool count_first(struct xarray *xa)
+static bool count_first(struct xa_ext *xe)
 {
 	if (refuse_first)
 		return false;
@@ -52,7 +52,7 @@ static bool count_first(struct xarray *xa)
 	return true;
 }
 
-static void count_last(struct xarray *xa)
+static void count_last(struct xa_ext *xe)
 {
 	last_calls++;
 }
@@ -72,57 +72,128 @@ static void reset_counts(void)
 /*********************************
  * XArray helpers
  *********************************/
-static void check_replace(struct xarray *xa)
+static void check_replace(struct xa_ext *xe)
 {
 	void *old = (void *)0x1234;
 
-	reset_counts();
-	ZC_FAIL_IF(xa_ext_replace(xa, 5, xa_mk_value(1), GFP_KERNEL, &counting,
-				  &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(1), GFP_KERNEL, &old));
 	ZC_FAIL_IF(old);
 	ZC_FAIL_IF(first_calls != 1);
-	ZC_FAIL_IF(xa_ext_replace(xa, 5, xa_mk_value(2), GFP_KERNEL, &counting,
-				  &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(2), GFP_KERNEL, &old));
 	ZC_FAIL_IF(old != xa_mk_value(1));
-	ZC_FAIL_IF(xa_load(xa, 5) != xa_mk_value(2));
-	ZC_FAIL_IF(xa_ext_replace(xa, 1UL << 40, xa_mk_value(3), GFP_KERNEL,
-				  &counting, &old));
+	ZC_FAIL_IF(xa_ext_load(xe, 5) != xa_mk_value(2));
+	ZC_FAIL_IF(xa_ext_replace(xe, 1UL << 40, xa_mk_value(3), GFP_KERNEL,
+				  &old));
 	ZC_FAIL_IF(old);
 	ZC_FAIL_IF(first_calls != 1);
+	ZC_FAIL_IF(xa_ext_entries(xe) != 2);
 
-	ZC_FAIL_IF(xa_ext_erase(xa, 5, &counting) != xa_mk_value(2));
+	ZC_FAIL_IF(xa_ext_erase(xe, 5) != xa_mk_value(2));
 	ZC_FAIL_IF(last_calls != 0);
-	ZC_FAIL_IF(xa_ext_erase(xa, 1UL << 40, &counting) != xa_mk_value(3));
+	ZC_FAIL_IF(xa_ext_erase(xe, 1UL << 40) != xa_mk_value(3));
 	ZC_FAIL_IF(last_calls != 1);
-	ZC_FAIL_IF(!xa_empty(xa));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
+	ZC_FAIL_IF(!xa_empty(&xe->xa));
 }
 
-static void check_refused_first(struct xarray *xa)
+static void check_refused_first(struct xa_ext *xe)
 {
 	void *old;
 
-	reset_counts();
 	refuse_first = true;
-	ZC_FAIL_IF(xa_ext_replace(xa, 7, xa_mk_value(7), GFP_KERNEL, &counting,
-				  &old) != -EBUSY);
-	ZC_FAIL_IF(!xa_empty(xa));
+	ZC_FAIL_IF(xa_ext_replace(xe, 7, xa_mk_value(7), GFP_KERNEL, &old) !=
+		   -EBUSY);
+	ZC_FAIL_IF(!xa_empty(&xe->xa));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
 	ZC_FAIL_IF(last_calls != 0);
 }
 
 /* Erasing an absent index must not take the lock: we hold it. */
-static void check_erase_absent_is_lockless(struct xarray *xa)
+static void check_erase_absent_is_lockless(struct xa_ext *xe)
 {
 	void *old;
 
-	reset_counts();
-	ZC_FAIL_IF(xa_ext_replace(xa, 100, xa_mk_value(100), GFP_KERNEL,
-				  &counting, &old));
-	xa_lock(xa);
-	ZC_FAIL_IF(xa_ext_erase(xa, 101, &counting));
-	ZC_FAIL_IF(xa_ext_erase(xa, 1UL << 30, &counting));
-	xa_unlock(xa);
-	ZC_FAIL_IF(xa_ext_erase(xa, 100, &counting) != xa_mk_value(100));
+	ZC_FAIL_IF(xa_ext_replace(xe, 100, xa_mk_value(100), GFP_KERNEL, &old));
+	xa_lock(&xe->xa);
+	ZC_FAIL_IF(xa_ext_erase(xe, 101));
+	ZC_FAIL_IF(xa_ext_erase(xe, 1UL << 30));
+	xa_unlock(&xe->xa);
+	ZC_FAIL_IF(xa_ext_erase(xe, 100) != xa_mk_value(100));
 	ZC_FAIL_IF(last_calls != 1);
+}
+
+/*
+ * Link the nodes down to @index without storing anything there: what
+ * xas_store() leaves behind when one of its node allocations fails part
+ * way down a tree of two or more levels.
+ */
+static void make_empty_nodes(struct xa_ext *xe, unsigned long index)
+{
+	XA_STATE(xas, &xe->xa, index);
+
+	do {
+		xas_lock(&xas);
+		xas_create_range(&xas);
+		xas_unlock(&xas);
+	} while (xas_nomem(&xas, GFP_KERNEL));
+	ZC_FAIL_IF(xas_error(&xas));
+}
+
+/*
+ * The occupancy follows the entries, not the nodes: empty nodes left by a
+ * failed insert neither stand for an entry (the first store still takes
+ * the reference) nor keep the last erase from dropping it.
+ */
+static void check_partial_insert(struct xa_ext *xe)
+{
+	void *old;
+
+	make_empty_nodes(xe, 1UL << 20);
+	ZC_FAIL_IF(xa_empty(&xe->xa));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
+
+	ZC_FAIL_IF(xa_ext_replace(xe, (1UL << 20) + 1, xa_mk_value(1),
+				  GFP_KERNEL, &old));
+	ZC_FAIL_IF(first_calls != 1);
+	ZC_FAIL_IF(xa_ext_erase(xe, (1UL << 20) + 1) != xa_mk_value(1));
+	ZC_FAIL_IF(last_calls != 1);
+
+	/* An entry elsewhere, then empty nodes, then the entry goes. */
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(5), GFP_KERNEL, &old));
+	ZC_FAIL_IF(first_calls != 2);
+	make_empty_nodes(xe, 1UL << 30);
+	ZC_FAIL_IF(xa_ext_erase(xe, 5) != xa_mk_value(5));
+	ZC_FAIL_IF(last_calls != 2);
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
+	ZC_FAIL_IF(xa_empty(&xe->xa));	/* the empty nodes are still there */
+}
+
+/* A reservation is a slot, not an entry. */
+static void check_reserve(struct xa_ext *xe)
+{
+	void *old;
+
+	ZC_FAIL_IF(xa_ext_reserve(xe, 1UL << 16, GFP_KERNEL));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0 || first_calls != 0);
+	ZC_FAIL_IF(xa_ext_load(xe, 1UL << 16));
+	ZC_FAIL_IF(xa_ext_erase(xe, 1UL << 16));	/* left alone */
+	ZC_FAIL_IF(xa_empty(&xe->xa));
+	ZC_FAIL_IF(xa_ext_replace(xe, 1UL << 16, xa_mk_value(16), GFP_NOWAIT,
+				  &old));
+	ZC_FAIL_IF(old);
+	ZC_FAIL_IF(xa_ext_entries(xe) != 1 || first_calls != 1);
+
+	/* Reserving over an entry keeps it. */
+	ZC_FAIL_IF(xa_ext_reserve(xe, 1UL << 16, GFP_KERNEL));
+	ZC_FAIL_IF(xa_ext_load(xe, 1UL << 16) != xa_mk_value(16));
+	ZC_FAIL_IF(xa_ext_remove(xe, 1UL << 16) != xa_mk_value(16));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0 || last_calls != 1);
+
+	/* A reservation taken back counts nothing and leaves nothing. */
+	ZC_FAIL_IF(xa_ext_reserve(xe, 1UL << 24, GFP_KERNEL));
+	ZC_FAIL_IF(xa_ext_remove(xe, 1UL << 24));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0 || last_calls != 1);
+	ZC_FAIL_IF(!xa_empty(&xe->xa));
 }
 
 static unsigned long released, released_sum;
@@ -133,32 +204,33 @@ static void count_release(void *entry, void *arg)
 	released_sum += xa_to_value(entry);
 }
 
-static void check_drain(struct xarray *xa)
+static void check_drain(struct xa_ext *xe)
 {
 	unsigned long i, sum = 0;
 	void *old;
 
-	reset_counts();
 	for (i = 0; i < 1000; i++) {
 		unsigned long index = i * 977 + (i & 7);
 
-		ZC_FAIL_IF(xa_ext_replace(xa, index, xa_mk_value(i), GFP_KERNEL,
-					  &counting, &old));
+		ZC_FAIL_IF(xa_ext_replace(xe, index, xa_mk_value(i), GFP_KERNEL,
+					  &old));
 		sum += i;
 	}
+	ZC_FAIL_IF(xa_ext_reserve(xe, 1UL << 33, GFP_KERNEL));
 	released = 0;
 	released_sum = 0;
-	ZC_FAIL_IF(xa_ext_drain(xa, count_release, NULL, &counting) != 1000);
+	ZC_FAIL_IF(xa_ext_drain(xe, count_release, NULL) != 1000);
 	ZC_FAIL_IF(released != 1000);
 	ZC_FAIL_IF(released_sum != sum);
 	ZC_FAIL_IF(first_calls != 1 || last_calls != 1);
-	ZC_FAIL_IF(!xa_empty(xa));
-	ZC_FAIL_IF(xa_ext_drain(xa, count_release, NULL, &counting) != 0);
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
+	ZC_FAIL_IF(!xa_empty(&xe->xa));
+	ZC_FAIL_IF(xa_ext_drain(xe, count_release, NULL) != 0);
 	ZC_FAIL_IF(last_calls != 1);
 }
 
 /* Pointer entries are allocator handles: 8-byte aligned kernel pointers. */
-static void check_pointer_entries(struct xarray *xa)
+static void check_pointer_entries(struct xa_ext *xe)
 {
 	unsigned long *obj = kmalloc(sizeof(*obj), GFP_KERNEL);
 	void *old;
@@ -166,39 +238,47 @@ static void check_pointer_entries(struct xarray *xa)
 	ZC_FAIL_IF(!obj);
 	if (!obj)
 		return;
-	ZC_FAIL_IF(xa_ext_replace(xa, 0, obj, GFP_KERNEL, NULL, &old));
-	ZC_FAIL_IF(xa_load(xa, 0) != obj);
-	ZC_FAIL_IF(xa_is_value(xa_load(xa, 0)));
-	ZC_FAIL_IF(xa_ext_replace(xa, 0, xa_mk_value(0), GFP_KERNEL, NULL,
-				  &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, obj, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_load(xe, 0) != obj);
+	ZC_FAIL_IF(xa_is_value(xa_ext_load(xe, 0)));
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, xa_mk_value(0), GFP_KERNEL, &old));
 	ZC_FAIL_IF(old != obj);
-	ZC_FAIL_IF(!xa_is_value(xa_load(xa, 0)) ||
-		   xa_to_value(xa_load(xa, 0)) != 0);
-	ZC_FAIL_IF(xa_ext_erase(xa, 0, NULL) != xa_mk_value(0));
+	ZC_FAIL_IF(!xa_is_value(xa_ext_load(xe, 0)) ||
+		   xa_to_value(xa_ext_load(xe, 0)) != 0);
+	ZC_FAIL_IF(xa_ext_erase(xe, 0) != xa_mk_value(0));
 	kfree(obj);
 }
 
 /*
- * Lockless loads racing stores and erases: a loader may see an index
- * empty or holding a value made for that index, never anything else.
+ * Lockless loads racing stores, reservations and erases: a loader may see
+ * an index empty or holding a value made for that index, never anything
+ * else; the count ends where the entries say.
  */
 #define RACE_INDICES	512
 static atomic_t race_bad;
 
 static int race_writer(void *data)
 {
-	struct xarray *xa = data;
+	struct xa_ext *xe = data;
 	unsigned long n = 0;
 	void *old;
 
 	while (!kthread_should_stop()) {
 		unsigned long index = get_random_u32() % RACE_INDICES;
 
-		if (n++ & 1)
-			xa_ext_replace(xa, index, xa_mk_value(index * 3 + 1),
-				       GFP_KERNEL, NULL, &old);
-		else
-			xa_ext_erase(xa, index, NULL);
+		switch (n++ % 3) {
+		case 0:
+			xa_ext_reserve(xe, index, GFP_KERNEL);
+			xa_ext_replace(xe, index, xa_mk_value(index * 3 + 1),
+				       GFP_KERNEL, &old);
+			break;
+		case 1:
+			xa_ext_erase(xe, index);
+			break;
+		default:
+			xa_ext_reserve(xe, index, GFP_KERNEL);
+			xa_ext_remove(xe, index);
+		}
 		if (!(n & 255))
 			cond_resched();
 	}
@@ -207,12 +287,12 @@ static int race_writer(void *data)
 
 static int race_reader(void *data)
 {
-	struct xarray *xa = data;
+	struct xa_ext *xe = data;
 	unsigned long n = 0;
 
 	while (!kthread_should_stop()) {
 		unsigned long index = get_random_u32() % RACE_INDICES;
-		void *entry = xa_load(xa, index);
+		void *entry = xa_ext_load(xe, index);
 
 		if (entry && (!xa_is_value(entry) ||
 			      xa_to_value(entry) != index * 3 + 1))
@@ -223,13 +303,14 @@ static int race_reader(void *data)
 	return 0;
 }
 
-static void check_load_erase_race(struct xarray *xa)
+static void check_load_erase_race(struct xa_ext *xe)
 {
 	struct task_struct *writer, *reader;
+	unsigned long i, held = 0;
 
 	atomic_set(&race_bad, 0);
-	writer = kthread_run(race_writer, xa, "test_zcache_w");
-	reader = kthread_run(race_reader, xa, "test_zcache_r");
+	writer = kthread_run(race_writer, xe, "test_zcache_w");
+	reader = kthread_run(race_reader, xe, "test_zcache_r");
 	ZC_FAIL_IF(IS_ERR(writer) || IS_ERR(reader));
 	msleep(300);
 	if (!IS_ERR(writer))
@@ -237,8 +318,11 @@ static void check_load_erase_race(struct xarray *xa)
 	if (!IS_ERR(reader))
 		kthread_stop(reader);
 	ZC_FAIL_IF(atomic_read(&race_bad));
-	xa_ext_drain(xa, count_release, NULL, NULL);
-	ZC_FAIL_IF(!xa_empty(xa));
+	for (i = 0; i < RACE_INDICES; i++)
+		held += !!xa_ext_load(xe, i);
+	ZC_FAIL_IF(xa_ext_entries(xe) != held);
+	ZC_FAIL_IF(xa_ext_drain(xe, count_release, NULL) != held);
+	ZC_FAIL_IF(first_calls != last_calls);
 }
 
 /*********************************
@@ -351,22 +435,28 @@ static void check_incompressible_estimate(struct page *src)
  * runner
  *********************************/
 static unsigned int case_no;
-static DEFINE_XARRAY(array);
 
-static void ktap_case(const char *name, void (*fn)(struct xarray *),
-		      struct xarray *xa)
+/* Each index case starts from an empty index and must leave it empty. */
+static void ktap_case(const char *name, void (*fn)(struct xa_ext *))
 {
+	struct xa_ext xe;
+
 	failed_in_case = 0;
-	fn(xa);
+	reset_counts();
+	xa_ext_init(&xe, &counting);
+	fn(&xe);
+	ZC_FAIL_IF(xa_ext_entries(&xe));
+	ZC_FAIL_IF(first_calls != last_calls);
+	xa_ext_destroy(&xe);
 	pr_info("%sok %u %s\n", failed_in_case ? "not " : "", ++case_no, name);
 }
 
-#define RUN(fn, xa) ktap_case(#fn, fn, xa)
+#define RUN(fn) ktap_case(#fn, fn)
 
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, ncases = 7;
+	int id, ncases = 9;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
@@ -374,12 +464,14 @@ static int __init test_zcache_init(void)
 
 	pr_info("KTAP version 1\n");
 	pr_info("1..%d\n", ncases);
-	RUN(check_replace, &array);
-	RUN(check_refused_first, &array);
-	RUN(check_erase_absent_is_lockless, &array);
-	RUN(check_drain, &array);
-	RUN(check_pointer_entries, &array);
-	RUN(check_load_erase_race, &array);
+	RUN(check_replace);
+	RUN(check_refused_first);
+	RUN(check_erase_absent_is_lockless);
+	RUN(check_partial_insert);
+	RUN(check_reserve);
+	RUN(check_drain);
+	RUN(check_pointer_entries);
+	RUN(check_load_erase_race);
 
 	src = alloc_page(GFP_KERNEL);
 	dst = alloc_page(GFP_KERNEL);
