@@ -79,7 +79,7 @@ ff_inject() {
 ff_clear() { echo > $FF/inject; }
 
 check "faults: fail_function offers zcache's injection points" sh -c \
-	"grep -q '^xa_ext_alloc_node' $DBG/error_injection/list && grep -q '^xa_ext_replace' $DBG/error_injection/list && grep -q '^zcache_pool_malloc' $DBG/error_injection/list && grep -q '^zcomp_compress' $DBG/error_injection/list && grep -q '^zcomp_prepare' $DBG/error_injection/list"
+	"for f in xa_ext_alloc_node xa_ext_reserve xa_ext_replace zcache_pool_malloc zcomp_compress zcomp_decompress zcomp_prepare; do grep -q \"^\$f\" $DBG/error_injection/list || exit 1; done"
 ff_inject xa_ext_replace -12 25
 faulty_run "tree insert fails 25% (xa_ext_replace)" reject_alloc_fail 100 pageout -m $PO_MB
 ff_clear
@@ -141,8 +141,99 @@ run_plain "faults: after the failed switches, lz4 verified" pageout -m $PO_MB -s
 
 stats_line
 check "faults: no decompression failures" eq "$(stat_ decompress_fail)" 0
+
+# A fresh, empty index: swap off and on again.
+fresh_swap() {
+	swapoff /dev/vda
+	swap_on /dev/vda
+}
+
+# failslab on the index's own nodes only: slub_debug=A,radix_tree_node on
+# the command line marks that cache, cache-filter keeps failslab to it.
+FS=$DBG/failslab
+echo Y > $FS/cache-filter
+echo Y > $FS/ignore-gfp-wait
+
+# The slot is reserved before the page is compressed: a store that cannot
+# have an index node (failslab takes half of those xas_store() tries under
+# the lock, fail_function every retry) is refused before any compression.
+# Every compression fails here, so a store that reached it could only be
+# counted in reject_compress_fail: reject_alloc_fail grows only if the
+# slot came first.  (failslab also fails some of the swap cache's own
+# node allocations: those pages stay in memory.)
+fresh_swap
+fault_attr $FS 50
+ff_inject xa_ext_alloc_node -12 100
+ff_inject zcomp_compress -22 100
+faulty_run "no index node, every compression failing: refused before compressing" \
+	reject_alloc_fail 1 pageout -m $PO_MB
+ff_clear
+echo 0 > $FS/probability
+
+# A load that fails fails the read: the task gets SIGBUS for that page
+# alone (the slot was never written: reading it would return garbage),
+# the failure is counted and warned about once.
+df0=$(stat_ decompress_fail)
+at_checkpoint() {
+	info "expect one decompression warning"
+	ff_inject zcomp_decompress -5 100
+	echo 1 > $FF/times
+}
+run_checkpointed "faults: a failed load raises SIGBUS on that page alone, the others verify" \
+	pageout -m $PO_MB -s 96 -F -B 1
+ff_clear
+check "faults: the failed load is counted" eq "$(stat_ decompress_fail)" $(( df0 + 1 ))
+check "faults: the failed load is warned about" sh -c \
+	'dmesg | grep -q "zcache: cannot decompress swap type .*the read fails"'
+
+# The module reference follows the entries, not the index's nodes.  Each
+# cycle starts from an empty index whose first store lands past offset 512
+# (a filler that went to disk holds the first slots), so the insert links
+# two levels of nodes; failslab fails a quarter of the workload's
+# non-sleeping node allocations, and some inserts fail after linking a
+# node.  rmmod must be refused while pages are held, every page must
+# verify, and rmmod must succeed once swapoff has drained the index.
+fault_attr $FS 25
+cycles=12 bad=0
+for c in $(seq 1 $cycles); do
+	why=""
+	fresh_swap
+	echo N > $ZP/enabled
+	rm -rf /tmp/filler /tmp/cyc
+	mkdir -p /tmp/filler /tmp/cyc
+	swaptest pageout -m 3 -s $((400 + c)) -C /tmp/filler > /tmp/filler.out 2>&1 &
+	filler=$!
+	while [ ! -f /tmp/filler/filled ] && kill -0 $filler 2>/dev/null; do sleep 0.1; done
+	echo Y > $ZP/enabled
+	swaptest pageout -m 2 -s $((420 + c)) -F -C /tmp/cyc > /tmp/cyc.out 2>&1 &
+	pid=$!
+	while [ ! -f /tmp/cyc/filled ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+	held=$(stat_ stored_pages)
+	[ "$held" -gt 0 ] || why="$why; nothing stored"
+	rmmod zcache 2>/dev/null && why="$why; rmmod took while $held pages were stored"
+	touch /tmp/cyc/go /tmp/filler/go
+	wait $pid || why="$why; workload: $(tail -n 1 /tmp/cyc.out)"
+	wait $filler || why="$why; filler: $(tail -n 1 /tmp/filler.out)"
+	if [ -d /sys/module/zcache ]; then
+		swapoff /dev/vda
+		[ "$(stat_ stored_pages)" -eq 0 ] || why="$why; swapoff left pages"
+		rmmod zcache || why="$why; rmmod refused after swapoff"
+	fi
+	load_zcache || why="$why; insmod failed"
+	swap_on /dev/vda
+	if [ -n "$why" ]; then
+		fail "faults: partial insert cycle $c" "${why#; }"
+		bad=$((bad + 1))
+	fi
+done
+echo 0 > $FS/probability
+echo N > $FS/cache-filter
+echo N > $FS/ignore-gfp-wait
+info "partial insert cycles: $bad of $cycles bad; reject_alloc_fail $(stat_ reject_alloc_fail)"
+check "faults: $cycles cycles of failed index inserts, the reference balanced" eq $bad 0
+
 swapoff /dev/vda
 check "faults: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
 check "faults: swapoff empties the pool" eq "$(stat_ pool_total_size)" 0
 check "faults: rmmod zcache" rmmod zcache
-check "faults: nothing left hooked" sh -c '! hooked_functions'
+check "faults: nothing left hooked" nothing_hooked

@@ -7,8 +7,9 @@ ZP=/sys/module/zcache/parameters
 PAGE_KB=4
 
 # What the kernel calls: frontswap (up to 6.4) or zswap_*() directly.
+# On 6.1 zcache takes swap_readpage() for the slots it holds.
 if [ -d /sys/kernel/debug/frontswap ]; then
-	FRONTSWAP=1 STORE_FN=zswap_frontswap_store LOAD_FN=zswap_frontswap_load
+	FRONTSWAP=1 STORE_FN=zswap_frontswap_store LOAD_FN=swap_readpage
 else
 	FRONTSWAP=0 STORE_FN=zswap_store LOAD_FN=zswap_load
 fi
@@ -133,8 +134,10 @@ param_refuses() {
 
 # The kernel functions zcache hooks, if any is still in ftrace's table.
 hooked_functions() {
-	grep -E '^zswap_' /sys/kernel/tracing/enabled_functions 2>/dev/null
+	grep -E '^(zswap_|swap_readpage )' /sys/kernel/tracing/enabled_functions 2>/dev/null
 }
+# (a shell function: call it from check, not from a child "sh -c")
+nothing_hooked() { ! hooked_functions > /dev/null; }
 
 ge() { [ "$1" -ge "$2" ]; }
 gt() { [ "$1" -gt "$2" ]; }

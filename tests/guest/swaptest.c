@@ -8,7 +8,7 @@
  * returned for the wrong slot is caught even if its kind matches.
  *
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
- *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT]
+ *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT] [-B N]
  * MODE: mixed | zero | random | threads | fork | pageout | thp
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *
@@ -19,6 +19,8 @@
  * fill to the end of verification, so failslab, fail_page_alloc and
  * fail_function with task-filter hit the stores this task's reclaim makes.
  * -Z PCT: mixed mode with PCT% zero pages, the other kinds scaled to match.
+ * -B N: pageout mode: exactly N pages must fail to read back with SIGBUS
+ * (a load the cache failed on purpose); every other page must verify.
  * Fill/verify modes and threads print their phase times ("swaptest: time").
  * Exit status: 0 if every page verified, 1 on a mismatch, 2 on an error.
  */
@@ -26,6 +28,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +56,7 @@ static size_t text_len, bin_len;
 static int pct_zero = 10, pct_text = 30, pct_bin = 25, pct_struct = 20;
 static const char *checkpoint;
 static int fault_inject;
+static long expect_sigbus = -1;
 
 static uint64_t mix64(uint64_t x)
 {
@@ -223,6 +228,50 @@ static unsigned long verify(unsigned char *r, const unsigned char *versions,
 	return bad;
 }
 
+/* -------- reads that may fail with SIGBUS (-B) -------- */
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t bus_armed;
+
+static void on_sigbus(int sig)
+{
+	if (bus_armed)
+		siglongjmp(bus_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Read a page's first byte; -1 if that raised SIGBUS. */
+static int touch_page(const volatile unsigned char *p)
+{
+	if (sigsetjmp(bus_jmp, 1)) {
+		bus_armed = 0;
+		return -1;
+	}
+	bus_armed = 1;
+	(void)p[0];
+	bus_armed = 0;
+	return 0;
+}
+
+/* verify() for -B: pages that raise SIGBUS are counted, not compared. */
+static unsigned long verify_or_bus(unsigned char *r, unsigned long *bus)
+{
+	unsigned char scratch[PAGE];
+	unsigned long i, bad = 0;
+
+	signal(SIGBUS, on_sigbus);
+	for (i = 0; i < npages; i++) {
+		if (touch_page(r + i * PAGE)) {
+			printf("swaptest: SIGBUS reading page %lu\n", i);
+			++*bus;
+			continue;
+		}
+		bad += check_page(r + i * PAGE, i, 0, scratch);
+	}
+	signal(SIGBUS, SIG_DFL);
+	return bad;
+}
+
 /* Create CHECKPOINTDIR/name, if there is a checkpoint directory. */
 static void mark_checkpoint(const char *name)
 {
@@ -391,8 +440,8 @@ static int run_fork(void)
 static int run_pageout(void)
 {
 	unsigned char *r = map_region();
+	unsigned long bad, bus = 0;
 	long before, after;
-	unsigned long bad;
 
 	fill(r, 0);
 	before = vm_swap_kb();
@@ -414,9 +463,18 @@ static int run_pageout(void)
 	}
 	wait_checkpoint();
 	make_it_fail(1);
-	bad = verify(r, NULL, 0);
+	if (expect_sigbus >= 0)
+		bad = verify_or_bus(r, &bus);
+	else
+		bad = verify(r, NULL, 0);
 	make_it_fail(0);
-	printf("swaptest: pageout pages=%lu mismatches=%lu\n", npages, bad);
+	printf("swaptest: pageout pages=%lu mismatches=%lu sigbus=%lu\n",
+	       npages, bad, bus);
+	if (expect_sigbus >= 0 && bus != (unsigned long)expect_sigbus) {
+		fprintf(stderr, "swaptest: %lu pages raised SIGBUS, %ld expected\n",
+			bus, expect_sigbus);
+		return 1;
+	}
 	return bad ? 1 : 0;
 }
 
@@ -453,7 +511,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT]\n");
+		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT] [-B N]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -468,7 +526,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:B:")) != -1) {
 		switch (opt) {
 		case 'm': mb = strtoul(optarg, NULL, 0); break;
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
@@ -484,6 +542,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'B': expect_sigbus = strtol(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}

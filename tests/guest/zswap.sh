@@ -21,6 +21,16 @@ zswap_restore() {
 	return 0
 }
 
+# in_namespace_with FILE TARGET MESSAGE: insmod from a mount namespace
+# where FILE is bind-mounted over TARGET must fail, saying MESSAGE.
+in_namespace_with() {
+	local n0
+	n0=$(dmesg | grep -c "cannot attach: $3")
+	unshare -m sh -c "mount --bind $1 $2 && ! insmod /zcache/zcache.ko" &&
+		[ ! -d /sys/module/zcache ] &&
+		[ "$(dmesg | grep -c "cannot attach: $3")" -gt "$n0" ]
+}
+
 check "zswap: stock zswap enabled" [ "$(cat $ZSP/enabled)" = Y ]
 check "zswap: zcache-load refuses while zswap is enabled" sh -c \
 	'! zcache-load /zcache/zcache.ko 2>/tmp/zl.err && grep -q "stock zswap is enabled" /tmp/zl.err && [ ! -d /sys/module/zcache ]'
@@ -32,11 +42,22 @@ if [ $FRONTSWAP = 0 ]; then
 		check "zswap: zswap holds pages" gt "$zswap_held" $MANY
 		check "zswap: insmod refused while zswap is enabled" sh -c \
 			'! insmod /zcache/zcache.ko && dmesg | grep -q "cannot attach: stock zswap is enabled"'
+		# The checks read the kernel's own files, not what the
+		# caller's mount namespace shows (a container's LXCFS
+		# /proc/meminfo has no Zswapped line).
+		echo N > /tmp/enabled.N
+		check "zswap: insmod refused while zswap is enabled, from a namespace that shows it disabled" \
+			in_namespace_with /tmp/enabled.N $ZSP/enabled "stock zswap is enabled"
 		echo N > /sys/module/zswap/parameters/enabled
 		check "zswap: insmod refused while disabled zswap still holds pages" sh -c \
 			'! insmod /zcache/zcache.ko && dmesg | grep -q "cannot attach: stock zswap holds"'
-		check "zswap: nothing hooked after the refusals" sh -c \
-			'! grep -q "^zswap_" /sys/kernel/tracing/enabled_functions'
+		grep -v '^Zswapped:' /proc/meminfo > /tmp/meminfo.nozswap
+		check "zswap: insmod refused while zswap holds pages, from a namespace whose meminfo has no Zswapped" \
+			in_namespace_with /tmp/meminfo.nozswap /proc/meminfo "stock zswap holds"
+		sed 's/^Zswapped:.*/Zswapped:             0 kB/' /proc/meminfo > /tmp/meminfo.zero
+		check "zswap: insmod refused while zswap holds pages, from a namespace whose meminfo says 0" \
+			in_namespace_with /tmp/meminfo.zero /proc/meminfo "stock zswap holds"
+		check "zswap: nothing hooked after the refusals" nothing_hooked
 	}
 	run_checkpointed "zswap: pages held by zswap across refused insmods verified" \
 		mixed -m $WS_MB -s 51
