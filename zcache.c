@@ -728,7 +728,7 @@ static int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
 		ret = zcache_decompress((unsigned long)entry, page);
 		if (ret) {
 			zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
-			WARN_ONCE(1, "cannot decompress swap type %u offset %lu (%d); the read fails\n",
+			WARN_ONCE(1, pr_fmt("cannot decompress swap type %u offset %lu (%d); the read fails\n"),
 				  type, offset, ret);
 			return ret;
 		}
@@ -799,7 +799,7 @@ static void zcache_tree_check_empty(unsigned int type, const char *when)
 	left = xa_ext_entries(&tree->index);
 	if (!left || READ_ONCE(tree->stale))
 		return;
-	WARN_ONCE(1, "swap type %u: %lu entries left at %s; freeing them\n",
+	WARN_ONCE(1, pr_fmt("swap type %u: %lu entries left at %s; freeing them\n"),
 		  type, left, when);
 	zcache_tree_drain_later(tree);
 }

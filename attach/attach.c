@@ -505,7 +505,8 @@ static int notrace zcache_handler_enter(struct zcache_hook *hook,
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
 	if (unlikely(bit < 0)) {
-		WARN_ONCE(1, "recursion into the handler of %s\n", hook->name);
+		WARN_ONCE(1, pr_fmt("recursion into the handler of %s\n"),
+			  hook->name);
 		preempt_disable_notrace();
 	}
 	return bit;

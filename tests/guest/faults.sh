@@ -180,7 +180,7 @@ at_checkpoint() {
 	echo 1 > $FF/times
 }
 run_checkpointed "faults: a failed load raises SIGBUS on that page alone, the others verify" \
-	pageout -m $PO_MB -s 96 -F -B 1
+	pageout -m 2 -s 96 -F -B 1
 ff_clear
 check "faults: the failed load is counted" eq "$(stat_ decompress_fail)" $(( df0 + 1 ))
 check "faults: the failed load is warned about" sh -c \

@@ -21,6 +21,8 @@
  * -Z PCT: mixed mode with PCT% zero pages, the other kinds scaled to match.
  * -B N: pageout mode: exactly N pages must fail to read back with SIGBUS
  * (a load the cache failed on purpose); every other page must verify.
+ * Everything of the process but the workload's pages is locked in memory,
+ * so that the failure cannot hit the corpus or the stack instead.
  * Fill/verify modes and threads print their phase times ("swaptest: time").
  * Exit status: 0 if every page verified, 1 on a mismatch, 2 on an error.
  */
@@ -253,6 +255,17 @@ static int touch_page(const volatile unsigned char *p)
 	return 0;
 }
 
+/* -B: lock all the process has and will have, except the region @r. */
+static int lock_all_but(unsigned char *r)
+{
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) ||
+	    munlock(r, npages * PAGE)) {
+		perror("swaptest: mlockall");
+		return -1;
+	}
+	return 0;
+}
+
 /* verify() for -B: pages that raise SIGBUS are counted, not compared. */
 static unsigned long verify_or_bus(unsigned char *r, unsigned long *bus)
 {
@@ -444,6 +457,8 @@ static int run_pageout(void)
 	long before, after;
 
 	fill(r, 0);
+	if (expect_sigbus >= 0 && lock_all_but(r))
+		return 2;
 	before = vm_swap_kb();
 	mark_checkpoint("paging");
 	make_it_fail(1);
