@@ -194,6 +194,7 @@ check "faults: the failed load is warned about" sh -c \
 # node.  rmmod must be refused while pages are held, every page must
 # verify, and rmmod must succeed once swapoff has drained the index.
 fault_attr $FS 25
+echo 1000000 > $FS/times	# counts down: how many allocations failed
 cycles=12 bad=0
 for c in $(seq 1 $cycles); do
 	why=""
@@ -227,9 +228,12 @@ for c in $(seq 1 $cycles); do
 	fi
 done
 echo 0 > $FS/probability
+injected=$(( 1000000 - $(cat $FS/times) ))
+echo -1 > $FS/times
 echo N > $FS/cache-filter
 echo N > $FS/ignore-gfp-wait
-info "partial insert cycles: $bad of $cycles bad; reject_alloc_fail $(stat_ reject_alloc_fail)"
+info "partial insert cycles: $bad of $cycles bad; $injected index node allocations failed"
+check "faults: failslab failed index node allocations in the cycles" gt $injected 0
 check "faults: $cycles cycles of failed index inserts, the reference balanced" eq $bad 0
 
 swapoff /dev/vda
