@@ -16,16 +16,16 @@
  * run in process context on a control CPU, before a CPU comes up and
  * after it is dead.  The scratch buffers are the only instance of one
  * state, the algorithms in use are the instances of the other (each added
- * by zcomp_prepare()).  The hotplug core brings a CPU's states up in
- * ascending order and down in descending order, so the buffers are the
- * state with the higher number: a CPU's buffer exists only while every
- * algorithm in use has its transform on that CPU, and zcomp_cpu_get()
- * hands out only a context whose buffer it finds, under the context's
- * mutex.  Every callback that frees takes that mutex, so a context is
- * never freed under its user; a task that picked a CPU's context and was
- * migrated off it before the CPU died finds the buffer gone and takes its
- * new CPU's context instead (mm/zswap.c of 6.12 does the same with its
- * request).
+ * by zcomp_prepare() and removed by zcomp_release()).  The hotplug core
+ * brings a CPU's states up in ascending order and down in descending
+ * order, so the buffers are the state with the higher number: a CPU's
+ * buffer exists only while every algorithm in use has its transform on
+ * that CPU, and zcomp_cpu_get() hands out only a context whose buffer it
+ * finds, under the context's mutex.  Every callback that frees takes that
+ * mutex, so a context is never freed under its user; a task that picked a
+ * CPU's context and was migrated off it before the CPU died finds the
+ * buffer gone and takes its new CPU's context instead (mm/zswap.c of 6.12
+ * does the same with its request).
  *
  * Lock order: zcomp_prepare_lock > cpu_hotplug_lock > zcomp_cpu.lock >
  * (allocator locks).  Allocations are made before taking zcomp_cpu.lock:
@@ -69,8 +69,8 @@ struct zcomp_alg {
  * @wait:	completion for asynchronous acomp drivers
  * @buffer:	scratch, 2 * PAGE_SIZE: compressors may overrun one page;
  *		NULL while the CPU is not online: the context is not usable
- * @alg:	per algorithm id; NULL until the algorithm is prepared, and
- *		while the CPU is not online
+ * @alg:	per algorithm id; NULL while the algorithm is not in use or
+ *		the CPU is not online
  */
 struct zcomp_cpu {
 	struct mutex lock;	/* serialises users of this context */
@@ -100,6 +100,8 @@ static const char * const zcomp_names[ZCOMP_MAX_ALGS] = {
 static struct zcomp_cpu __percpu *zcomp_cpus;
 static DEFINE_MUTEX(zcomp_prepare_lock);
 static unsigned long zcomp_prepared;	/* bitmap of ids, read locklessly */
+/* References taken by zcomp_prepare(), under zcomp_prepare_lock */
+static unsigned int zcomp_users[ZCOMP_MAX_ALGS];
 
 /* The two hotplug states (see the top of this file) and their instances */
 static int zcomp_algs_state = -1;
@@ -163,7 +165,8 @@ EXPORT_SYMBOL_NS_GPL(zcomp_available, ZCACHE_INTERNAL);
  * @id: a valid id
  *
  * Context: any.
- * Return: true once zcomp_prepare(@id) has succeeded.
+ * Return: true from the success of zcomp_prepare(@id) until its last
+ * reference is released.
  */
 bool zcomp_ready(int id)
 {
@@ -175,8 +178,8 @@ EXPORT_SYMBOL_NS_GPL(zcomp_ready, ZCACHE_INTERNAL);
  * zcomp_nr_contexts() - on how many CPUs an algorithm has a transform
  * @id: a valid id
  *
- * For tests and diagnostics: once the algorithm is prepared, the number
- * of online CPUs; before, 0.
+ * For tests and diagnostics: with the algorithm in use, the number of
+ * online CPUs; otherwise 0.
  *
  * Context: any; the answer may be stale once returned.
  * Return: the number of CPUs whose context holds a transform of @id.
@@ -301,12 +304,13 @@ static int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node)
  * algorithms in use
  *********************************/
 /**
- * zcomp_prepare() - create an algorithm's contexts
+ * zcomp_prepare() - take a reference on an algorithm, creating its contexts
  * @id: a valid id
  *
- * Creates a transform of @id on every online CPU; from then on, every CPU
- * that comes online gets one too.  Idempotent.  On failure nothing of the
- * algorithm is left allocated.
+ * The first reference creates a transform of @id on every online CPU;
+ * until the last reference is released, every CPU that comes online gets
+ * one too.  On failure nothing of the algorithm is left allocated and
+ * no reference is taken.
  *
  * Context: process context, may sleep; not under cpus_read_lock().
  * Return: 0, or a negative errno from the crypto API.
@@ -319,14 +323,16 @@ int zcomp_prepare(int id)
 		return -EINVAL;
 
 	mutex_lock(&zcomp_prepare_lock);
-	if (zcomp_ready(id))
-		goto unlock;
+	if (zcomp_users[id])
+		goto take_ref;
 	ret = cpuhp_state_add_instance(zcomp_algs_state, &zcomp_insts[id].node);
 	if (ret)
 		goto unlock;
 	/* Publish only after every online CPU has its transform. */
 	smp_mb__before_atomic();
 	set_bit(id, &zcomp_prepared);
+take_ref:
+	zcomp_users[id]++;
 unlock:
 	mutex_unlock(&zcomp_prepare_lock);
 	return ret;
@@ -334,6 +340,31 @@ unlock:
 EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
 /* fail_function may make it fail: the compressor switch is refused. */
 ALLOW_ERROR_INJECTION(zcomp_prepare, ERRNO);
+
+/**
+ * zcomp_release() - drop a reference taken with zcomp_prepare()
+ * @id: an algorithm the caller prepared
+ *
+ * The last reference frees the algorithm's transform on every CPU.  The
+ * caller guarantees that nobody uses @id any more: no context holder is
+ * about to compress or decompress with it (see zcomp_cpu_sync()).
+ *
+ * Context: process context, may sleep; not under cpus_read_lock().
+ */
+void zcomp_release(int id)
+{
+	if (id < 0 || id >= ZCOMP_MAX_ALGS)
+		return;
+
+	mutex_lock(&zcomp_prepare_lock);
+	if (WARN_ON_ONCE(!zcomp_users[id]) || --zcomp_users[id])
+		goto unlock;
+	clear_bit(id, &zcomp_prepared);
+	cpuhp_state_remove_instance(zcomp_algs_state, &zcomp_insts[id].node);
+unlock:
+	mutex_unlock(&zcomp_prepare_lock);
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_release, ZCACHE_INTERNAL);
 
 /*********************************
  * per-CPU contexts
@@ -380,6 +411,32 @@ void zcomp_cpu_put(struct zcomp_cpu *zc)
 	mutex_unlock(&zc->lock);
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_INTERNAL);
+
+/**
+ * zcomp_cpu_sync() - wait for every context's current holder
+ *
+ * Every task that held a context when zcomp_cpu_sync() was called has put
+ * it by the time it returns, and anything it wrote before zcomp_cpu_put()
+ * is visible to the caller.  A task that takes a context afterwards sees
+ * whatever the caller wrote before calling.  What a user reads under the
+ * context's mutex (which algorithm to use) is thus settled: zcache
+ * switches its compressor, calls this, and knows that no store still
+ * compresses with the old one.
+ *
+ * Context: process context, may sleep; not holding a context.
+ */
+void zcomp_cpu_sync(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
+
+		mutex_lock(&zc->lock);
+		mutex_unlock(&zc->lock);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_sync, ZCACHE_INTERNAL);
 
 /**
  * zcomp_cpu_buffer() - the scratch buffer of a context
@@ -596,7 +653,10 @@ free_cpus:
 }
 
 /**
- * zcomp_exit() - free every context and every prepared algorithm
+ * zcomp_exit() - free every context and every algorithm still in use
+ *
+ * Every zcomp_prepare() should have been matched by zcomp_release(); an
+ * algorithm still referenced is freed anyway, with a warning.
  *
  * Context: process context, no user of any context left.
  */
@@ -604,10 +664,17 @@ void zcomp_exit(void)
 {
 	int id;
 
-	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
-		if (test_and_clear_bit(id, &zcomp_prepared))
+	mutex_lock(&zcomp_prepare_lock);
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
+		if (WARN_ON_ONCE(zcomp_users[id])) {
+			zcomp_users[id] = 0;
+			clear_bit(id, &zcomp_prepared);
 			cpuhp_state_remove_instance(zcomp_algs_state,
 						    &zcomp_insts[id].node);
+		}
+	}
+	mutex_unlock(&zcomp_prepare_lock);
+
 	cpuhp_state_remove_instance(zcomp_buffers_state, &zcomp_buffers_node);
 	cpuhp_remove_multi_state(zcomp_buffers_state);
 	cpuhp_remove_multi_state(zcomp_algs_state);

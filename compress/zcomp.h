@@ -7,9 +7,9 @@
  * context: a scratch buffer and a transform per algorithm in use, and they
  * exist only while the CPU is online (CPU hotplug callbacks create them
  * before a CPU runs anything and free them after it is dead).  An
- * algorithm's transforms are created the first time it is prepared and
- * live until the module is unloaded; entries compressed with it can
- * always be read back.
+ * algorithm's transforms exist from zcomp_prepare() to the matching
+ * zcomp_release(): the users count their references, and it is theirs to
+ * release an algorithm only when no stored object still needs it.
  */
 #ifndef _ZCACHE_ZCOMP_H
 #define _ZCACHE_ZCOMP_H
@@ -30,11 +30,13 @@ int zcomp_lookup(const char *name);
 const char *zcomp_name(int id);
 bool zcomp_available(int id);
 int zcomp_prepare(int id);
+void zcomp_release(int id);
 bool zcomp_ready(int id);
 unsigned int zcomp_nr_contexts(int id);
 
 struct zcomp_cpu *zcomp_cpu_get(void);
 void zcomp_cpu_put(struct zcomp_cpu *zc);
+void zcomp_cpu_sync(void);
 u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc);
 int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 		   unsigned int *dlen);

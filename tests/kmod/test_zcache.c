@@ -5,10 +5,10 @@
  * In the style of lib/test_xarray.c: every check_*() function is one KTAP
  * test case made of ZC_FAIL_IF() assertions.  It covers the XArray helpers
  * of xarray_ext.c, including lockless loads racing erases, a compression
- * round trip for every compressor the kernel offers, and contexts
- * following CPU hotplug (a CPU taken down and up again while a thread
- * compresses).  zcache must be loaded; the module refuses to load if any
- * assertion fails.
+ * round trip for every compressor the kernel offers, the reference counts
+ * of the compressors' contexts, and contexts following CPU hotplug (a CPU
+ * taken down and up again while a thread compresses).  zcache must be
+ * loaded; the module refuses to load if any assertion fails.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -277,7 +277,7 @@ static int roundtrip(int id, struct page *src, struct page *dst)
 	return memcmp(page_address(src), page_address(dst), PAGE_SIZE) ? -EIO : 0;
 }
 
-/* The compressors this test has prepared */
+/* The compressors this test holds a reference on */
 static unsigned long held;
 
 static void check_compressor(int id, struct page *src, struct page *dst)
@@ -357,6 +357,47 @@ static void check_incompressible_estimate(struct page *src)
 	for (round = 0; round < PAGE_SIZE; round++)
 		p[round] &= 0x0f;
 	ZC_FAIL_IF(looks_incompressible(src));
+}
+
+/*
+ * An algorithm nobody uses: its contexts come with the first reference,
+ * stay while any is held, go with the last, and come back with a new one.
+ */
+static void check_prepare_release(struct page *src, struct page *dst)
+{
+	unsigned int online = num_online_cpus();
+	int id;
+
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (zcomp_lookup(zcomp_name(id)) == id && !zcomp_ready(id) &&
+		    zcomp_available(id))
+			break;
+	if (id == ZCOMP_MAX_ALGS) {
+		pr_info("    # every compressor is in use\n");
+		return;
+	}
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+	ZC_FAIL_IF(zcomp_prepare(id));
+	ZC_FAIL_IF(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+	ZC_FAIL_IF(zcomp_prepare(id));
+	zcomp_release(id);
+	ZC_FAIL_IF(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+	fill_text(page_address(src));
+	ZC_FAIL_IF(roundtrip(id, src, dst));
+	zcomp_release(id);
+	ZC_FAIL_IF(zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+
+	ZC_FAIL_IF(zcomp_prepare(id));
+	ZC_FAIL_IF(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+	ZC_FAIL_IF(roundtrip(id, src, dst));
+	zcomp_release(id);
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+	pr_info("    # %s: contexts on %u CPUs, then none\n", zcomp_name(id),
+		online);
 }
 
 /*
@@ -495,7 +536,7 @@ static void ktap_case(const char *name, void (*fn)(struct xarray *),
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, ncases = 8;
+	int id, ncases = 9;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
@@ -512,6 +553,13 @@ static int __init test_zcache_init(void)
 
 	src = alloc_page(GFP_KERNEL);
 	dst = alloc_page(GFP_KERNEL);
+	failed_in_case = 0;
+	ZC_FAIL_IF(!src || !dst);
+	if (src && dst)
+		check_prepare_release(src, dst);
+	pr_info("%sok %u compressor_references\n",
+		failed_in_case ? "not " : "", ++case_no);
+
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
 		if (zcomp_lookup(zcomp_name(id)) != id || !zcomp_available(id))
 			continue;
@@ -534,6 +582,9 @@ static int __init test_zcache_init(void)
 	pr_info("%sok %u contexts_follow_cpu_hotplug\n",
 		failed_in_case ? "not " : "", ++case_no);
 
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (held & BIT(id))
+			zcomp_release(id);
 	if (src)
 		__free_page(src);
 	if (dst)
