@@ -26,7 +26,12 @@
  * never sleeps.  zcache_swapon(), zcache_swapoff() and zcache_holds() run
  * in ftrace handlers and take no lock at all, so that nothing in them can
  * sleep even on PREEMPT_RT, where spinlock_t sleeps: what a swapon or
- * swapoff finds left over is freed by a work item.
+ * swapoff finds left over is freed by a work item.  A compressor switch
+ * and the release of a compressor no longer in use take
+ *   kernel_param_lock (switch only)
+ *     zcache_comp_lock
+ *       zcomp_cpu.lock (one at a time, zcomp_cpu_sync())
+ *       zcomp_prepare_lock > cpu_hotplug_lock > zcomp_cpu.lock
  *
  * A tree that holds entries holds a reference on the module, so rmmod is
  * refused while any page is stored; swapoff (or swapping the pages back
@@ -43,6 +48,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/swap.h>
@@ -271,6 +277,182 @@ static long zcache_stat_sum(enum zcache_stat_item item)
 }
 
 /*********************************
+ * compressors in use
+ *********************************/
+/*
+ * A compressor's contexts cost memory on every online CPU (zstd's take
+ * over 1 MB each), so zcache holds them (zcomp_prepare()) only while they
+ * may be used: for the current compressor, and for an earlier one until
+ * its last object is freed.
+ *
+ * zcache_comp_objects counts the live objects of each compressor in
+ * per-CPU counters, exact when summed: zcache_compress() adds one when it
+ * has made an object, zcache_object_free() takes one off.  The free path
+ * learns the compressor from the object's header; while zcache holds a
+ * single compressor, every object was made with it and the header is not
+ * read.  Otherwise each free maps the object once more to read its two
+ * header bytes (zsmalloc copies an object that straddles two pages into
+ * a per-CPU buffer to map it): that is the price, paid only while objects
+ * of an earlier compressor remain.
+ *
+ * The contexts are freed by zcache_comp_release_work, in process context:
+ * the free path runs in atomic context and cannot free a transform.  The
+ * work is queued 2 s after every compressor switch and queues itself again
+ * every 2 s while a compressor that is not the current one still has
+ * objects.  It releases compressor X only when, under zcache_comp_lock
+ * (which a switch holds, so X cannot become current meanwhile):
+ *
+ * 1. X is not the current compressor;
+ * 2. zcomp_cpu_sync() has returned.  A store reads the current compressor
+ *    under its context's mutex and counts its object before it puts the
+ *    context, so every store that read X has counted its object by now,
+ *    and every later store reads another compressor;
+ * 3. the sum of X's counters is 0.  After 2 no counter of X can grow, so
+ *    a sum read while frees take objects off can only be too high: 0 means
+ *    that no object of X exists, and that none will.
+ *
+ * A load needs the object it decompresses to exist from start to end (the
+ * swap core never frees a slot while loading it), so no load of an X
+ * object is in flight or can come either.  A switch back to X after the
+ * release takes a new reference, which creates the contexts again.
+ */
+#define ZCACHE_COMP_RELEASE_DELAY	(2 * HZ)
+
+struct zcache_comp_count {
+	long objects[ZCOMP_MAX_ALGS];
+};
+
+static DEFINE_PER_CPU(struct zcache_comp_count, zcache_comp_count);
+static DEFINE_MUTEX(zcache_comp_lock);
+/* Ids zcache holds a reference on; written under zcache_comp_lock */
+static unsigned long zcache_comp_held;
+static void zcache_comp_release_unused(struct work_struct *work);
+static DECLARE_DELAYED_WORK(zcache_comp_release_work,
+			    zcache_comp_release_unused);
+
+static long zcache_comp_objects(int id)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(zcache_comp_count.objects[id], cpu));
+	return sum;
+}
+
+/* The compressor of an object that is being freed.  Never sleeps. */
+static int zcache_object_comp(unsigned long handle)
+{
+	unsigned long held = READ_ONCE(zcache_comp_held);
+	const u8 *obj;
+	u16 hdr;
+
+	/*
+	 * The object's compressor was held before its store read the
+	 * current id (acquire, paired with the release in
+	 * zcache_comp_select()), the store published the object under the
+	 * tree's lock, and the caller found it there: its bit is seen here,
+	 * and stays set while the object exists.
+	 */
+	if (likely(hweight_long(held) == 1))
+		return __ffs(held);
+	obj = zcache_pool_map(zcache_pool, handle, false);
+	memcpy(&hdr, obj, ZCACHE_HDR_SIZE);
+	zcache_pool_unmap(zcache_pool, handle);
+	return FIELD_GET(ZCACHE_HDR_COMP, hdr);
+}
+
+/* Free a compressed object that zcache_compress() counted. */
+static void zcache_object_free(unsigned long handle)
+{
+	this_cpu_dec(zcache_comp_count.objects[zcache_object_comp(handle)]);
+	zcache_pool_free(zcache_pool, handle);
+}
+
+/*
+ * Make @id the compressor of new stores, taking a reference on its
+ * contexts unless zcache holds one.  Called with kernel_param_lock held.
+ */
+static int zcache_comp_select(int id)
+{
+	int ret = 0;
+
+	mutex_lock(&zcache_comp_lock);
+	if (!(zcache_comp_held & BIT(id))) {
+		ret = zcomp_prepare(id);
+		if (ret)
+			goto unlock;
+		WRITE_ONCE(zcache_comp_held, zcache_comp_held | BIT(id));
+	}
+	/* Stores read the id with acquire: they see the bit set above. */
+	smp_store_release(&zcache_comp_id, id);
+	if (zcache_comp_held != BIT(id))
+		queue_delayed_work(system_wq, &zcache_comp_release_work,
+				   ZCACHE_COMP_RELEASE_DELAY);
+unlock:
+	mutex_unlock(&zcache_comp_lock);
+	return ret;
+}
+
+/* Release the compressors that are not current and have no object. */
+static void zcache_comp_release_unused(struct work_struct *work)
+{
+	unsigned long unused = 0;
+	int id;
+
+	mutex_lock(&zcache_comp_lock);
+	/* A first look, to skip the sync while objects remain. */
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if ((zcache_comp_held & BIT(id)) && id != zcache_comp_id &&
+		    !zcache_comp_objects(id))
+			unused |= BIT(id);
+	if (!unused)
+		goto requeue;
+
+	/* The reasoning is at the top of this section. */
+	zcomp_cpu_sync();
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
+		if (!(unused & BIT(id)) || zcache_comp_objects(id))
+			continue;
+		WRITE_ONCE(zcache_comp_held, zcache_comp_held & ~BIT(id));
+		zcomp_release(id);
+		pr_debug("compressor %s released\n", zcomp_name(id));
+	}
+
+requeue:
+	if (zcache_comp_held & ~BIT(zcache_comp_id))
+		queue_delayed_work(system_wq, &zcache_comp_release_work,
+				   ZCACHE_COMP_RELEASE_DELAY);
+	mutex_unlock(&zcache_comp_lock);
+}
+
+/* Drop every reference.  No store, load or free may be left. */
+static void zcache_comp_release_all(void)
+{
+	int id;
+
+	cancel_delayed_work_sync(&zcache_comp_release_work);
+	mutex_lock(&zcache_comp_lock);
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (zcache_comp_held & BIT(id))
+			zcomp_release(id);
+	WRITE_ONCE(zcache_comp_held, 0);
+	mutex_unlock(&zcache_comp_lock);
+}
+
+/*
+ * At exit, once zcache_exit() has made parameter writes only record (they
+ * queue no work then): the compressors and the contexts go.
+ */
+static void zcache_comp_exit(void)
+{
+	kernel_param_lock(THIS_MODULE);
+	zcache_comp_release_all();
+	kernel_param_unlock(THIS_MODULE);
+	zcomp_exit();
+}
+
+/*********************************
  * parameter setters
  *********************************/
 /*
@@ -354,11 +536,10 @@ static int zcache_compressor_set(const char *val,
 		return -EINVAL;
 	}
 	if (zcache_initialized) {
-		ret = zcomp_prepare(id);
-		if (ret) {
+		ret = zcache_comp_select(id);
+		if (ret)
 			pr_err("compressor: cannot set up %s (%d)\n", name, ret);
-			return ret;
-		}
+		return ret;
 	}
 	WRITE_ONCE(zcache_comp_id, id);
 	return 0;
@@ -454,7 +635,7 @@ static void zcache_entry_free(void *entry)
 	if (zcache_entry_is_zero(entry))
 		zcache_stat_add(ZCACHE_ZERO_PAGES, -1);
 	else
-		zcache_pool_free(zcache_pool, (unsigned long)entry);
+		zcache_object_free((unsigned long)entry);
 	zcache_stat_add(ZCACHE_STORED_PAGES, -1);
 }
 
@@ -516,16 +697,17 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 {
 	unsigned int max_dlen = PAGE_SIZE *
 		READ_ONCE(zcache_max_compressed_percent) / 100;
-	int id = READ_ONCE(zcache_comp_id);
 	struct zcomp_cpu *zc;
 	unsigned int dlen;
 	const u8 *src;
 	bool random;
+	int id, ret;
 	u8 *dst;
 	u16 hdr;
-	int ret;
 
 	zc = zcomp_cpu_get();
+	/* Under the context's mutex: see "compressors in use" */
+	id = smp_load_acquire(&zcache_comp_id);
 	src = kmap_local_page(page);
 	random = zcomp_looks_incompressible(zc, src);
 	kunmap_local(src);
@@ -568,6 +750,7 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	memcpy(dst, &hdr, ZCACHE_HDR_SIZE);
 	memcpy(dst + ZCACHE_HDR_SIZE, zcomp_cpu_buffer(zc), dlen);
 	zcache_pool_unmap(zcache_pool, *handle);
+	this_cpu_inc(zcache_comp_count.objects[id]);
 
 put_zcomp:
 	zcomp_cpu_put(zc);
@@ -664,7 +847,7 @@ static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 		else	/* -EBUSY: rmmod has begun */
 			zcache_stat_inc(ZCACHE_REJECT_DISABLED);
 		if (!zcache_entry_is_zero(entry))
-			zcache_pool_free(zcache_pool, handle);
+			zcache_object_free(handle);
 		goto release_slot;
 	}
 
@@ -956,7 +1139,7 @@ static int __init zcache_init(void)
 
 	kernel_param_lock(THIS_MODULE);
 	zcache_comp_id = zcache_choose_default_compressor();
-	ret = zcomp_prepare(zcache_comp_id);
+	ret = zcache_comp_select(zcache_comp_id);
 	if (ret) {
 		pr_err("cannot set up compressor %s (%d)\n",
 		       zcomp_name(zcache_comp_id), ret);
@@ -966,7 +1149,7 @@ static int __init zcache_init(void)
 	if (!zcache_pool) {
 		pr_err("cannot create a %s pool\n", zcache_allocator);
 		ret = -ENOMEM;
-		goto unlock_params;
+		goto release_compressor;
 	}
 	zcache_initialized = true;
 	kernel_param_unlock(THIS_MODULE);
@@ -987,9 +1170,11 @@ remove_debugfs:
 	zcache_debugfs_exit();
 	kernel_param_lock(THIS_MODULE);
 	zcache_initialized = false;
+	zcache_pool_destroy(zcache_pool);
+release_compressor:
+	zcache_comp_release_all();
 unlock_params:
 	kernel_param_unlock(THIS_MODULE);
-	zcache_pool_destroy(zcache_pool);
 	zcomp_exit();
 	return ret;
 }
@@ -1024,7 +1209,7 @@ static void __exit zcache_exit(void)
 
 	zcache_debugfs_exit();
 	zcache_pool_destroy(zcache_pool);
-	zcomp_exit();
+	zcache_comp_exit();
 	pr_info("detached\n");
 }
 

@@ -3,19 +3,40 @@
  * Per-CPU compression contexts over the crypto API
  *
  * One struct zcomp_cpu per possible CPU holds a mutex, a scratch buffer of
- * two pages and one acomp transform per algorithm that has been selected.
- * A caller takes its CPU's context with zcomp_cpu_get(), which may sleep,
- * and then compresses into the scratch buffer or copies a stored object
- * into it and decompresses from there.  The mutex, not preemption, keeps
- * the context private, so the acomp drivers may sleep and the code is the
- * same on PREEMPT_RT.
+ * two pages and one acomp transform per algorithm in use; the buffer and
+ * the transforms exist only while the CPU is online.  A caller takes its
+ * CPU's context with zcomp_cpu_get(), which may sleep, and then compresses
+ * into the scratch buffer or copies a stored object into it and
+ * decompresses from there.  The mutex, not preemption, keeps the context
+ * private, so the acomp drivers may sleep and the code is the same on
+ * PREEMPT_RT.
  *
- * Lock order: zcomp_prepare_lock > zcomp_cpu.lock > (allocator locks).
+ * CPU hotplug, as in mm/zswap.c and drivers/block/zram/zcomp.c: two
+ * dynamic multi-instance states of the PREPARE section, whose callbacks
+ * run in process context on a control CPU, before a CPU comes up and
+ * after it is dead.  The scratch buffers are the only instance of one
+ * state, the algorithms in use are the instances of the other (each added
+ * by zcomp_prepare() and removed by zcomp_release()).  The hotplug core
+ * brings a CPU's states up in ascending order and down in descending
+ * order, so the buffers are the state with the higher number: a CPU's
+ * buffer exists only while every algorithm in use has its transform on
+ * that CPU, and zcomp_cpu_get() hands out only a context whose buffer it
+ * finds, under the context's mutex.  Every callback that frees takes that
+ * mutex, so a context is never freed under its user; a task that picked a
+ * CPU's context and was migrated off it before the CPU died finds the
+ * buffer gone and takes its new CPU's context instead (mm/zswap.c of 6.12
+ * does the same with its request).
+ *
+ * Lock order: zcomp_prepare_lock > cpu_hotplug_lock > zcomp_cpu.lock >
+ * (allocator locks).  Allocations are made before taking zcomp_cpu.lock:
+ * they may reclaim, and reclaim may store a page and take a context.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <crypto/acompress.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/error-injection.h>
 #include <linux/export.h>
@@ -46,14 +67,26 @@ struct zcomp_alg {
  * struct zcomp_cpu - one CPU's compression context
  * @lock:	serialises users of this context; they may sleep
  * @wait:	completion for asynchronous acomp drivers
- * @buffer:	scratch, 2 * PAGE_SIZE: compressors may overrun one page
- * @alg:	per algorithm id; NULL until the algorithm is prepared
+ * @buffer:	scratch, 2 * PAGE_SIZE: compressors may overrun one page;
+ *		NULL while the CPU is not online: the context is not usable
+ * @alg:	per algorithm id; NULL while the algorithm is not in use or
+ *		the CPU is not online
  */
 struct zcomp_cpu {
 	struct mutex lock;	/* serialises users of this context */
 	struct crypto_wait wait;
 	u8 *buffer;
 	struct zcomp_alg alg[ZCOMP_MAX_ALGS];
+};
+
+/**
+ * struct zcomp_inst - an algorithm's instance of the hotplug state
+ * @node:	in the state's list of instances while the algorithm is in use
+ * @id:		the algorithm
+ */
+struct zcomp_inst {
+	struct hlist_node node;
+	int id;
 };
 
 /*
@@ -67,6 +100,14 @@ static const char * const zcomp_names[ZCOMP_MAX_ALGS] = {
 static struct zcomp_cpu __percpu *zcomp_cpus;
 static DEFINE_MUTEX(zcomp_prepare_lock);
 static unsigned long zcomp_prepared;	/* bitmap of ids, read locklessly */
+/* References taken by zcomp_prepare(), under zcomp_prepare_lock */
+static unsigned int zcomp_users[ZCOMP_MAX_ALGS];
+
+/* The two hotplug states (see the top of this file) and their instances */
+static int zcomp_algs_state = -1;
+static int zcomp_buffers_state = -1;
+static struct zcomp_inst zcomp_insts[ZCOMP_MAX_ALGS];
+static struct hlist_node zcomp_buffers_node;
 
 /*********************************
  * algorithms
@@ -120,11 +161,12 @@ bool zcomp_available(int id)
 EXPORT_SYMBOL_NS_GPL(zcomp_available, ZCACHE_INTERNAL);
 
 /**
- * zcomp_ready() - whether an algorithm's contexts exist on every CPU
+ * zcomp_ready() - whether an algorithm's contexts exist on every online CPU
  * @id: a valid id
  *
  * Context: any.
- * Return: true once zcomp_prepare(@id) has succeeded.
+ * Return: true from the success of zcomp_prepare(@id) until its last
+ * reference is released.
  */
 bool zcomp_ready(int id)
 {
@@ -132,28 +174,49 @@ bool zcomp_ready(int id)
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_ready, ZCACHE_INTERNAL);
 
-static void zcomp_alg_free(struct zcomp_alg *alg)
+/**
+ * zcomp_nr_contexts() - on how many CPUs an algorithm has a transform
+ * @id: a valid id
+ *
+ * For tests and diagnostics: with the algorithm in use, the number of
+ * online CPUs; otherwise 0.
+ *
+ * Context: any; the answer may be stale once returned.
+ * Return: the number of CPUs whose context holds a transform of @id.
+ */
+unsigned int zcomp_nr_contexts(int id)
 {
-	if (alg->req)
-		acomp_request_free(alg->req);
-	if (alg->tfm)
-		crypto_free_acomp(alg->tfm);
-	alg->req = NULL;
-	alg->tfm = NULL;
-}
+	unsigned int n = 0;
+	int cpu;
 
-static int zcomp_alg_alloc(struct zcomp_cpu *zc, int id, int cpu)
+	if (id < 0 || id >= ZCOMP_MAX_ALGS || !zcomp_cpus)
+		return 0;
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu_ptr(zcomp_cpus, cpu)->alg[id].tfm))
+			n++;
+	return n;
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_nr_contexts, ZCACHE_INTERNAL);
+
+/*********************************
+ * CPU hotplug callbacks
+ *********************************/
+static int zcomp_alg_alloc(struct zcomp_cpu *zc, int id, unsigned int cpu)
 {
 	struct zcomp_alg *alg = &zc->alg[id];
 	struct crypto_acomp *tfm;
 	struct acomp_req *req;
 
 	tfm = crypto_alloc_acomp_node(zcomp_names[id], 0, 0, cpu_to_node(cpu));
-	if (IS_ERR(tfm))
+	if (IS_ERR(tfm)) {
+		pr_err("cannot allocate %s for CPU %u (%ld)\n",
+		       zcomp_names[id], cpu, PTR_ERR(tfm));
 		return PTR_ERR(tfm);
-
+	}
 	req = acomp_request_alloc(tfm);
 	if (!req) {
+		pr_err("cannot allocate a %s request for CPU %u\n",
+		       zcomp_names[id], cpu);
 		crypto_free_acomp(tfm);
 		return -ENOMEM;
 	}
@@ -161,48 +224,115 @@ static int zcomp_alg_alloc(struct zcomp_cpu *zc, int id, int cpu)
 				   crypto_req_done, &zc->wait);
 
 	mutex_lock(&zc->lock);
-	alg->tfm = tfm;
+	WRITE_ONCE(alg->tfm, tfm);
 	alg->req = req;
 	mutex_unlock(&zc->lock);
 	return 0;
 }
 
+static void zcomp_alg_free(struct zcomp_cpu *zc, int id)
+{
+	struct zcomp_alg *alg = &zc->alg[id];
+	struct crypto_acomp *tfm;
+	struct acomp_req *req;
+
+	/* Wait for the context's user, then free outside the mutex. */
+	mutex_lock(&zc->lock);
+	tfm = alg->tfm;
+	req = alg->req;
+	WRITE_ONCE(alg->tfm, NULL);
+	alg->req = NULL;
+	mutex_unlock(&zc->lock);
+
+	if (req)
+		acomp_request_free(req);
+	if (tfm)
+		crypto_free_acomp(tfm);
+}
+
+static int zcomp_buffer_alloc(struct zcomp_cpu *zc, unsigned int cpu)
+{
+	u8 *buffer = kmalloc_node(PAGE_SIZE * 2, GFP_KERNEL, cpu_to_node(cpu));
+
+	if (!buffer)
+		return -ENOMEM;
+	mutex_lock(&zc->lock);
+	zc->buffer = buffer;
+	mutex_unlock(&zc->lock);
+	return 0;
+}
+
+static void zcomp_buffer_free(struct zcomp_cpu *zc)
+{
+	u8 *buffer;
+
+	mutex_lock(&zc->lock);
+	buffer = zc->buffer;
+	zc->buffer = NULL;
+	mutex_unlock(&zc->lock);
+	kfree(buffer);
+}
+
+/*
+ * Startup callback of both states: a CPU is coming up, or an instance is
+ * being added while the CPU is up.  On failure the hotplug core undoes
+ * what succeeded, and the CPU stays down or the instance is not added.
+ */
+static int zcomp_cpu_prepare(unsigned int cpu, struct hlist_node *node)
+{
+	struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
+
+	if (node == &zcomp_buffers_node)
+		return zcomp_buffer_alloc(zc, cpu);
+	return zcomp_alg_alloc(zc, hlist_entry(node, struct zcomp_inst, node)->id,
+			       cpu);
+}
+
+/* Teardown callback of both states: a CPU is dead, or an instance goes. */
+static int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node)
+{
+	struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
+
+	if (node == &zcomp_buffers_node)
+		zcomp_buffer_free(zc);
+	else
+		zcomp_alg_free(zc, hlist_entry(node, struct zcomp_inst, node)->id);
+	return 0;
+}
+
+/*********************************
+ * algorithms in use
+ *********************************/
 /**
- * zcomp_prepare() - create an algorithm's contexts on every CPU
+ * zcomp_prepare() - take a reference on an algorithm, creating its contexts
  * @id: a valid id
  *
- * Idempotent.  On failure nothing of the algorithm is left allocated.
+ * The first reference creates a transform of @id on every online CPU;
+ * until the last reference is released, every CPU that comes online gets
+ * one too.  On failure nothing of the algorithm is left allocated and
+ * no reference is taken.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not under cpus_read_lock().
  * Return: 0, or a negative errno from the crypto API.
  */
 int zcomp_prepare(int id)
 {
-	int cpu, ret = 0;
+	int ret = 0;
 
 	if (id < 0 || id >= ZCOMP_MAX_ALGS || !zcomp_names[id])
 		return -EINVAL;
 
 	mutex_lock(&zcomp_prepare_lock);
-	if (zcomp_ready(id))
+	if (zcomp_users[id])
+		goto take_ref;
+	ret = cpuhp_state_add_instance(zcomp_algs_state, &zcomp_insts[id].node);
+	if (ret)
 		goto unlock;
-
-	for_each_possible_cpu(cpu) {
-		ret = zcomp_alg_alloc(per_cpu_ptr(zcomp_cpus, cpu), id, cpu);
-		if (ret) {
-			pr_err("cannot allocate %s for CPU %d (%d)\n",
-			       zcomp_names[id], cpu, ret);
-			goto free_allocated;
-		}
-	}
-	/* Publish only after every CPU has its transform. */
+	/* Publish only after every online CPU has its transform. */
 	smp_mb__before_atomic();
 	set_bit(id, &zcomp_prepared);
-	goto unlock;
-
-free_allocated:
-	for_each_possible_cpu(cpu)
-		zcomp_alg_free(&per_cpu_ptr(zcomp_cpus, cpu)->alg[id]);
+take_ref:
+	zcomp_users[id]++;
 unlock:
 	mutex_unlock(&zcomp_prepare_lock);
 	return ret;
@@ -211,6 +341,31 @@ EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
 /* fail_function may make it fail: the compressor switch is refused. */
 ALLOW_ERROR_INJECTION(zcomp_prepare, ERRNO);
 
+/**
+ * zcomp_release() - drop a reference taken with zcomp_prepare()
+ * @id: an algorithm the caller prepared
+ *
+ * The last reference frees the algorithm's transform on every CPU.  The
+ * caller guarantees that nobody uses @id any more: no context holder is
+ * about to compress or decompress with it (see zcomp_cpu_sync()).
+ *
+ * Context: process context, may sleep; not under cpus_read_lock().
+ */
+void zcomp_release(int id)
+{
+	if (id < 0 || id >= ZCOMP_MAX_ALGS)
+		return;
+
+	mutex_lock(&zcomp_prepare_lock);
+	if (WARN_ON_ONCE(!zcomp_users[id]) || --zcomp_users[id])
+		goto unlock;
+	clear_bit(id, &zcomp_prepared);
+	cpuhp_state_remove_instance(zcomp_algs_state, &zcomp_insts[id].node);
+unlock:
+	mutex_unlock(&zcomp_prepare_lock);
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_release, ZCACHE_INTERNAL);
+
 /*********************************
  * per-CPU contexts
  *********************************/
@@ -218,17 +373,30 @@ ALLOW_ERROR_INJECTION(zcomp_prepare, ERRNO);
  * zcomp_cpu_get() - take the current CPU's compression context
  *
  * The task may migrate afterwards; the context stays its own until
- * zcomp_cpu_put().
+ * zcomp_cpu_put(), and its CPU's hotplug callbacks wait for that.
  *
  * Context: process context, may sleep.
- * Return: the context, locked.
+ * Return: the context, locked, with its buffer and a transform of every
+ * algorithm that is ready.
  */
 struct zcomp_cpu *zcomp_cpu_get(void)
 {
-	struct zcomp_cpu *zc = raw_cpu_ptr(zcomp_cpus);
+	struct zcomp_cpu *zc;
 
-	mutex_lock(&zc->lock);
-	return zc;
+	for (;;) {
+		zc = raw_cpu_ptr(zcomp_cpus);
+		mutex_lock(&zc->lock);
+		if (likely(zc->buffer))
+			return zc;
+		/*
+		 * The task was migrated between picking the context and
+		 * locking it, and the CPU it picked went down meanwhile: its
+		 * callbacks freed the buffer (the last state up, the first
+		 * down) before the transforms.  The task now runs on an
+		 * online CPU, whose context is complete: take that one.
+		 */
+		mutex_unlock(&zc->lock);
+	}
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_cpu_get, ZCACHE_INTERNAL);
 
@@ -243,6 +411,32 @@ void zcomp_cpu_put(struct zcomp_cpu *zc)
 	mutex_unlock(&zc->lock);
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_INTERNAL);
+
+/**
+ * zcomp_cpu_sync() - wait for every context's current holder
+ *
+ * Every task that held a context when zcomp_cpu_sync() was called has put
+ * it by the time it returns, and anything it wrote before zcomp_cpu_put()
+ * is visible to the caller.  A task that takes a context afterwards sees
+ * whatever the caller wrote before calling.  What a user reads under the
+ * context's mutex (which algorithm to use) is thus settled: zcache
+ * switches its compressor, calls this, and knows that no store still
+ * compresses with the old one.
+ *
+ * Context: process context, may sleep; not holding a context.
+ */
+void zcomp_cpu_sync(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
+
+		mutex_lock(&zc->lock);
+		mutex_unlock(&zc->lock);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_sync, ZCACHE_INTERNAL);
 
 /**
  * zcomp_cpu_buffer() - the scratch buffer of a context
@@ -260,7 +454,7 @@ EXPORT_SYMBOL_NS_GPL(zcomp_cpu_buffer, ZCACHE_INTERNAL);
 /**
  * zcomp_compress() - compress a page into the context's buffer
  * @zc:   a context taken with zcomp_cpu_get()
- * @id:   a prepared algorithm
+ * @id:   a ready algorithm
  * @page: the page to compress
  * @dlen: out: the compressed length
  *
@@ -274,6 +468,8 @@ int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 	struct scatterlist input, output;
 	int ret;
 
+	if (WARN_ON_ONCE(!req))	/* @id not prepared: a caller's bug */
+		return -EINVAL;
 	sg_init_table(&input, 1);
 	sg_set_page(&input, page, PAGE_SIZE, 0);
 	sg_init_one(&output, zc->buffer, PAGE_SIZE * 2);
@@ -291,7 +487,7 @@ ALLOW_ERROR_INJECTION(zcomp_compress, ERRNO);
 /**
  * zcomp_decompress() - decompress into a page
  * @zc:   a context taken with zcomp_cpu_get()
- * @id:   the prepared algorithm the data was compressed with
+ * @id:   the ready algorithm the data was compressed with
  * @src:  the compressed data, not in an atomic mapping
  * @slen: its length
  * @page: the page to fill
@@ -306,6 +502,8 @@ int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 	struct scatterlist input, output;
 	int ret;
 
+	if (WARN_ON_ONCE(!req))	/* @id not prepared: a caller's bug */
+		return -EINVAL;
 	sg_init_one(&input, src, slen);
 	sg_init_table(&output, 1);
 	sg_set_page(&output, page, PAGE_SIZE, 0);
@@ -396,56 +594,94 @@ EXPORT_SYMBOL_NS_GPL(zcomp_looks_incompressible, ZCACHE_INTERNAL);
  * init and exit
  *********************************/
 /**
- * zcomp_init() - allocate every CPU's context, without algorithms
+ * zcomp_init() - set up every online CPU's context, without algorithms
+ *
+ * Registers the hotplug states; from here on a CPU that comes online gets
+ * its scratch buffer, and one that goes down gives it back.
  *
  * Context: process context, may sleep.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or an errno of the hotplug core (no state left).
  */
 int zcomp_init(void)
 {
-	int cpu;
+	int cpu, ret, first, second, id;
 
 	zcomp_cpus = alloc_percpu(struct zcomp_cpu);
 	if (!zcomp_cpus)
 		return -ENOMEM;
-
 	for_each_possible_cpu(cpu) {
 		struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
 
 		mutex_init(&zc->lock);
 		crypto_init_wait(&zc->wait);
-		zc->buffer = kmalloc_node(PAGE_SIZE * 2, GFP_KERNEL,
-					  cpu_to_node(cpu));
-		if (!zc->buffer)
-			goto free_buffers;
 	}
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		zcomp_insts[id].id = id;
+
+	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN,
+				      "zcache/zcomp:prepare",
+				      zcomp_cpu_prepare, zcomp_cpu_dead);
+	if (ret < 0)
+		goto free_cpus;
+	first = ret;
+	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN,
+				      "zcache/zcomp:prepare",
+				      zcomp_cpu_prepare, zcomp_cpu_dead);
+	if (ret < 0)
+		goto remove_first_state;
+	second = ret;
+	/*
+	 * Dynamic states are numbered in order of setup unless a lower one
+	 * was freed in between; the buffers take whichever is higher.
+	 */
+	zcomp_algs_state = min(first, second);
+	zcomp_buffers_state = max(first, second);
+
+	ret = cpuhp_state_add_instance(zcomp_buffers_state, &zcomp_buffers_node);
+	if (ret)
+		goto remove_second_state;
 	return 0;
 
-free_buffers:
-	for_each_possible_cpu(cpu)
-		kfree(per_cpu_ptr(zcomp_cpus, cpu)->buffer);
+remove_second_state:
+	cpuhp_remove_multi_state(second);
+remove_first_state:
+	cpuhp_remove_multi_state(first);
+free_cpus:
 	free_percpu(zcomp_cpus);
 	zcomp_cpus = NULL;
-	return -ENOMEM;
+	zcomp_algs_state = -1;
+	zcomp_buffers_state = -1;
+	return ret;
 }
 
 /**
- * zcomp_exit() - free every context and every prepared algorithm
+ * zcomp_exit() - free every context and every algorithm still in use
+ *
+ * Every zcomp_prepare() should have been matched by zcomp_release(); an
+ * algorithm still referenced is freed anyway, with a warning.
  *
  * Context: process context, no user of any context left.
  */
 void zcomp_exit(void)
 {
-	int cpu, id;
+	int id;
 
-	for_each_possible_cpu(cpu) {
-		struct zcomp_cpu *zc = per_cpu_ptr(zcomp_cpus, cpu);
-
-		for (id = 0; id < ZCOMP_MAX_ALGS; id++)
-			zcomp_alg_free(&zc->alg[id]);
-		kfree(zc->buffer);
+	mutex_lock(&zcomp_prepare_lock);
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
+		if (WARN_ON_ONCE(zcomp_users[id])) {
+			zcomp_users[id] = 0;
+			clear_bit(id, &zcomp_prepared);
+			cpuhp_state_remove_instance(zcomp_algs_state,
+						    &zcomp_insts[id].node);
+		}
 	}
+	mutex_unlock(&zcomp_prepare_lock);
+
+	cpuhp_state_remove_instance(zcomp_buffers_state, &zcomp_buffers_node);
+	cpuhp_remove_multi_state(zcomp_buffers_state);
+	cpuhp_remove_multi_state(zcomp_algs_state);
 	free_percpu(zcomp_cpus);
 	zcomp_cpus = NULL;
-	zcomp_prepared = 0;
+	zcomp_algs_state = -1;
+	zcomp_buffers_state = -1;
 }

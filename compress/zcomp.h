@@ -3,9 +3,13 @@
  * Zcache's narrow interface to the crypto API
  *
  * Algorithms are known by a small id that fits in the object header, so
- * every stored object says how it was compressed.  An algorithm's per-CPU
- * contexts are created the first time it is selected and live until the
- * module is unloaded; entries compressed with it can always be read back.
+ * every stored object says how it was compressed.  Each CPU has one
+ * context: a scratch buffer and a transform per algorithm in use, and they
+ * exist only while the CPU is online (CPU hotplug callbacks create them
+ * before a CPU runs anything and free them after it is dead).  An
+ * algorithm's transforms exist from zcomp_prepare() to the matching
+ * zcomp_release(): the users count their references, and it is theirs to
+ * release an algorithm only when no stored object still needs it.
  */
 #ifndef _ZCACHE_ZCOMP_H
 #define _ZCACHE_ZCOMP_H
@@ -26,10 +30,13 @@ int zcomp_lookup(const char *name);
 const char *zcomp_name(int id);
 bool zcomp_available(int id);
 int zcomp_prepare(int id);
+void zcomp_release(int id);
 bool zcomp_ready(int id);
+unsigned int zcomp_nr_contexts(int id);
 
 struct zcomp_cpu *zcomp_cpu_get(void);
 void zcomp_cpu_put(struct zcomp_cpu *zc);
+void zcomp_cpu_sync(void);
 u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc);
 int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 		   unsigned int *dlen);

@@ -15,6 +15,59 @@ check "basic: $STORE_FN redirected" sh -c \
 check "basic: ftrace_enabled=0 refused while attached (PERMANENT)" sh -c \
 	'! echo 0 > /proc/sys/kernel/ftrace_enabled && [ "$(cat /proc/sys/kernel/ftrace_enabled)" = 1 ]'
 
+# Non-rotational, so whole THPs are swapped out as large folios (the rt
+# flavours are built without THP).
+THP=/sys/kernel/mm/transparent_hugepage
+echo 0 > /sys/block/vda/queue/rotational
+[ -d $THP ] && echo madvise > $THP/enabled
+swap_on /dev/vda
+
+# Compressor contexts exist for online CPUs only, and a compressor that is
+# no longer selected and holds no page gives them back.  Every context's
+# transform holds references on its algorithm: /proc/crypto's refcnt.
+# First thing after insmod, while zstd has never been selected.
+crypto_refcnt() {
+	awk -v n="$1" '$1 == "name" { name = $3 }
+		$1 == "refcnt" && name == n { sum += $3 }
+		END { print sum + 0 }' /proc/crypto
+}
+CPU1=/sys/devices/system/cpu/cpu1/online
+zstd_base=""
+if [ ! -w $CPU1 ] || ! grep -q '^name *: zstd$' /proc/crypto; then
+	info "no CPU hotplug or no zstd: compressor contexts not checked"
+elif echo 0 > $CPU1; then
+	zstd_base=$(crypto_refcnt zstd)
+	echo zstd > $ZP/compressor
+	one=$(( $(crypto_refcnt zstd) - zstd_base ))
+	info "zstd refcnt $zstd_base, +$one with zstd selected and cpu1 offline"
+	check "basic: zstd selected with cpu1 offline creates contexts" gt $one 0
+	run_plain "basic: zstd with cpu1 offline: paged out and verified" \
+		pageout -m $PO_MB -s 21
+	echo 1 > $CPU1
+	two=$(( $(crypto_refcnt zstd) - zstd_base ))
+	check "basic: cpu1 online adds the second CPU's zstd context (+$one, then +$two)" \
+		eq $two $(( 2 * one ))
+	# Pages stored with zstd keep its contexts after a switch, on
+	# whichever CPUs are online, and read back after cpu1 went down and up.
+	at_checkpoint() {
+		stats_line
+		echo lz4 > $ZP/compressor
+		echo 0 > $CPU1
+		sleep 3		# a release would have happened by now
+		n=$(( $(crypto_refcnt zstd) - zstd_base ))
+		check "basic: zstd holds pages: one context left with cpu1 offline (+$n)" \
+			eq $n $one
+		echo 1 > $CPU1
+		n=$(( $(crypto_refcnt zstd) - zstd_base ))
+		check "basic: zstd holds pages: cpu1 online gets its context back (+$n)" \
+			eq $n $two
+	}
+	run_checkpointed "basic: zstd pages verified after a switch to lz4, cpu1 down and up" \
+		pageout -m $PO_MB -s 22
+else
+	fail "basic: cpu1 goes offline" "echo 0 > $CPU1 refused"
+fi
+
 if insmod /zcache/test_zcache.ko; then
 	pass "basic: in-kernel self-test"
 	rmmod test_zcache
@@ -24,13 +77,6 @@ fi
 dmesg | grep 'test_zcache:' | sed 's/^/    /'
 check "basic: self-test reports every case ok" sh -c \
 	'dmesg | grep -q "test_zcache: [0-9]* of [0-9]* tests passed" && ! dmesg | grep -q "test_zcache: not ok"'
-
-# Non-rotational, so whole THPs are swapped out as large folios (the rt
-# flavours are built without THP).
-THP=/sys/kernel/mm/transparent_hugepage
-echo 0 > /sys/block/vda/queue/rotational
-[ -d $THP ] && echo madvise > $THP/enabled
-swap_on /dev/vda
 
 # Mixed real text/binary content with 10% zero pages.
 at_checkpoint() {
@@ -117,6 +163,18 @@ stats_line
 check "basic: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
 check "basic: swapoff drains zero_pages" eq "$(stat_ zero_pages)" 0
 check "basic: swapoff empties the pool" eq "$(stat_ pool_total_size)" 0
+if [ -n "$zstd_base" ]; then
+	# No zstd page is left: zstd gives its contexts back (the release
+	# runs every 2 s while an earlier compressor holds pages).
+	n=0
+	while [ "$(crypto_refcnt zstd)" != "$zstd_base" ] && [ $n -lt 20 ]; do
+		sleep 0.5
+		n=$((n + 1))
+	done
+	check "basic: no zstd page left: zstd refcnt back to $zstd_base ($(crypto_refcnt zstd))" \
+		eq "$(crypto_refcnt zstd)" "$zstd_base"
+	check "basic: lz4 still selected" [ "$(param compressor)" = lz4 ]
+fi
 
 check "basic: rmmod zcache" rmmod zcache
 check "basic: nothing left hooked after rmmod" nothing_hooked

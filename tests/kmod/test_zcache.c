@@ -4,13 +4,18 @@
  *
  * In the style of lib/test_xarray.c: every check_*() function is one KTAP
  * test case made of ZC_FAIL_IF() assertions.  It covers the XArray helpers
- * of xarray_ext.c, including lockless loads racing erases, and a
- * compression round trip for every compressor the kernel offers.  zcache
- * must be loaded; the module refuses to load if any assertion fails.
+ * of xarray_ext.c, including lockless loads racing erases, a compression
+ * round trip for every compressor the kernel offers, the reference counts
+ * of the compressors' contexts, and contexts following CPU hotplug (a CPU
+ * taken down and up again while a thread compresses).  zcache must be
+ * loaded; the module refuses to load if any assertion fails.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -356,12 +361,19 @@ static int roundtrip(int id, struct page *src, struct page *dst)
 	return memcmp(page_address(src), page_address(dst), PAGE_SIZE) ? -EIO : 0;
 }
 
+/* The compressors this test holds a reference on */
+static unsigned long held;
+
 static void check_compressor(int id, struct page *src, struct page *dst)
 {
 	struct zcomp_cpu *zc;
 	int ret;
 
-	ZC_FAIL_IF(zcomp_prepare(id));
+	ret = zcomp_prepare(id);
+	ZC_FAIL_IF(ret);
+	if (ret)
+		return;
+	held |= BIT(id);
 	ZC_FAIL_IF(!zcomp_ready(id));
 
 	fill_text(page_address(src));
@@ -402,7 +414,7 @@ static void check_incompressible_estimate(struct page *src)
 	}
 	/* Every compressor agrees that such a page does not compress. */
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
-		if (!zcomp_ready(id))
+		if (!(held & BIT(id)))
 			continue;
 		zc = zcomp_cpu_get();
 		ZC_FAIL_IF(zcomp_compress(zc, id, src, &dlen) == 0 &&
@@ -431,6 +443,164 @@ static void check_incompressible_estimate(struct page *src)
 	ZC_FAIL_IF(looks_incompressible(src));
 }
 
+/*
+ * An algorithm nobody uses: its contexts come with the first reference,
+ * stay while any is held, go with the last, and come back with a new one.
+ */
+static void check_prepare_release(struct page *src, struct page *dst)
+{
+	unsigned int online = num_online_cpus();
+	int id;
+
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (zcomp_lookup(zcomp_name(id)) == id && !zcomp_ready(id) &&
+		    zcomp_available(id))
+			break;
+	if (id == ZCOMP_MAX_ALGS) {
+		pr_info("    # every compressor is in use\n");
+		return;
+	}
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+	ZC_FAIL_IF(zcomp_prepare(id));
+	ZC_FAIL_IF(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+	ZC_FAIL_IF(zcomp_prepare(id));
+	zcomp_release(id);
+	ZC_FAIL_IF(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+	fill_text(page_address(src));
+	ZC_FAIL_IF(roundtrip(id, src, dst));
+	zcomp_release(id);
+	ZC_FAIL_IF(zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+
+	ZC_FAIL_IF(zcomp_prepare(id));
+	ZC_FAIL_IF(!zcomp_ready(id));
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+	ZC_FAIL_IF(roundtrip(id, src, dst));
+	zcomp_release(id);
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+	pr_info("    # %s: contexts on %u CPUs, then none\n", zcomp_name(id),
+		online);
+}
+
+/*
+ * CPU hotplug: contexts exist for online CPUs only, and a thread that
+ * compresses all along, migrated off a CPU that goes down, never gets a
+ * context that is being freed.
+ */
+static atomic_t hotplug_bad, hotplug_rounds;
+
+static int hotplug_worker(void *data)
+{
+	struct page *src = alloc_page(GFP_KERNEL), *dst = alloc_page(GFP_KERNEL);
+	int id = 0;
+
+	if (src && dst)
+		fill_text(page_address(src));
+	while (!kthread_should_stop()) {
+		if (!src || !dst) {
+			msleep(20);
+			continue;
+		}
+		id = find_next_bit(&held, ZCOMP_MAX_ALGS, id + 1);
+		if (id >= ZCOMP_MAX_ALGS)
+			id = find_first_bit(&held, ZCOMP_MAX_ALGS);
+		if (id >= ZCOMP_MAX_ALGS || roundtrip(id, src, dst))
+			atomic_inc(&hotplug_bad);
+		atomic_inc(&hotplug_rounds);
+		cond_resched();
+	}
+	if (src)
+		__free_page(src);
+	if (dst)
+		__free_page(dst);
+	return 0;
+}
+
+struct bound_run {
+	struct completion done;
+	int bad;
+};
+
+static int bound_roundtrip(void *data)
+{
+	struct page *src = alloc_page(GFP_KERNEL), *dst = alloc_page(GFP_KERNEL);
+	struct bound_run *run = data;
+	int id;
+
+	if (!src || !dst) {
+		run->bad++;
+	} else {
+		fill_text(page_address(src));
+		for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+			if ((held & BIT(id)) && roundtrip(id, src, dst))
+				run->bad++;
+	}
+	if (src)
+		__free_page(src);
+	if (dst)
+		__free_page(dst);
+	complete(&run->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void check_cpu_hotplug(void)
+{
+	unsigned int cpu = cpumask_last(cpu_online_mask);
+	struct task_struct *worker, *bound;
+	struct bound_run run = { .bad = 0 };
+	int id, round, ret;
+
+	id = find_first_bit(&held, ZCOMP_MAX_ALGS);
+	if (num_online_cpus() < 2 || cpu == 0 || id >= ZCOMP_MAX_ALGS) {
+		pr_info("    # needs 2 CPUs and a compressor\n");
+		return;
+	}
+	atomic_set(&hotplug_bad, 0);
+	atomic_set(&hotplug_rounds, 0);
+	worker = kthread_run(hotplug_worker, NULL, "test_zcache_hp");
+	ZC_FAIL_IF(IS_ERR(worker));
+	for (round = 0; round < 3; round++) {
+		ret = remove_cpu(cpu);
+		if (ret) {
+			pr_info("    # CPU %u cannot go down (%d)\n", cpu, ret);
+			break;
+		}
+		ZC_FAIL_IF(zcomp_nr_contexts(id) != num_online_cpus());
+		msleep(50);
+		ret = add_cpu(cpu);
+		ZC_FAIL_IF(ret);
+		if (ret)
+			break;
+		ZC_FAIL_IF(zcomp_nr_contexts(id) != num_online_cpus());
+		msleep(50);
+	}
+	if (!IS_ERR(worker))
+		kthread_stop(worker);
+	ZC_FAIL_IF(atomic_read(&hotplug_bad));
+	ZC_FAIL_IF(!atomic_read(&hotplug_rounds));
+
+	/* The CPU that came back has working contexts of its own. */
+	ZC_FAIL_IF(!cpu_online(cpu));
+	if (!cpu_online(cpu))
+		return;
+	init_completion(&run.done);
+	bound = kthread_create(bound_roundtrip, &run, "test_zcache_cpu");
+	ZC_FAIL_IF(IS_ERR(bound));
+	if (!IS_ERR(bound)) {
+		kthread_bind(bound, cpu);
+		wake_up_process(bound);
+		ZC_FAIL_IF(!wait_for_completion_timeout(&run.done, 30 * HZ));
+		kthread_stop(bound);
+		ZC_FAIL_IF(run.bad);
+	}
+	pr_info("    # CPU %u down and up %d times, %d round trips meanwhile\n",
+		cpu, round, atomic_read(&hotplug_rounds));
+}
+
 /*********************************
  * runner
  *********************************/
@@ -456,7 +626,7 @@ static void ktap_case(const char *name, void (*fn)(struct xa_ext *))
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, ncases = 9;
+	int id, ncases = 11;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
@@ -475,6 +645,13 @@ static int __init test_zcache_init(void)
 
 	src = alloc_page(GFP_KERNEL);
 	dst = alloc_page(GFP_KERNEL);
+	failed_in_case = 0;
+	ZC_FAIL_IF(!src || !dst);
+	if (src && dst)
+		check_prepare_release(src, dst);
+	pr_info("%sok %u compressor_references\n",
+		failed_in_case ? "not " : "", ++case_no);
+
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++) {
 		if (zcomp_lookup(zcomp_name(id)) != id || !zcomp_available(id))
 			continue;
@@ -492,6 +669,14 @@ static int __init test_zcache_init(void)
 	pr_info("%sok %u incompressible_estimate\n",
 		failed_in_case ? "not " : "", ++case_no);
 
+	failed_in_case = 0;
+	check_cpu_hotplug();
+	pr_info("%sok %u contexts_follow_cpu_hotplug\n",
+		failed_in_case ? "not " : "", ++case_no);
+
+	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
+		if (held & BIT(id))
+			zcomp_release(id);
 	if (src)
 		__free_page(src);
 	if (dst)
