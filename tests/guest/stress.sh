@@ -87,7 +87,10 @@ for r in $(seq 1 $race_rounds); do
 	param_writer "zstd lz4 lzo" compressor &
 	w2=$!
 	sleep 0.$(( r % 5 ))
-	rmmod zcache || bad=$((bad + 1))
+	if ! rmmod zcache; then
+		bad=$((bad + 1))
+		kill $w1 $w2
+	fi
 	wait $w1 $w2
 done
 check "stress: $race_rounds rmmods with parameter writes in flight" eq $bad 0
