@@ -160,8 +160,11 @@ echo Y > $FS/ignore-gfp-wait
 # Every compression fails here, so a store that reached it could only be
 # counted in reject_compress_fail: reject_alloc_fail grows only if the
 # slot came first.  (failslab also fails some of the swap cache's own
-# node allocations: those pages stay in memory.)
+# node allocations: those pages stay in memory.)  On the debug kernel the
+# shell leaves its memory cgroup meanwhile, so that no reclaim of another
+# task, whose allocations may fail for real, adds to reject_alloc_fail.
 fresh_swap
+[ -n "$ZCMEM" ] && echo $$ > $CG/cgroup.procs
 fault_attr $FS 50
 ff_inject xa_ext_alloc_node -12 100
 ff_inject zcomp_compress -22 100
@@ -169,6 +172,7 @@ faulty_run "no index node, every compression failing: refused before compressing
 	reject_alloc_fail 1 pageout -m $PO_MB
 ff_clear
 echo 0 > $FS/probability
+[ -n "$ZCMEM" ] && echo $$ > $CG/zt/cgroup.procs
 
 # A load that fails fails the read: the task gets SIGBUS for that page
 # alone (the slot was never written: reading it would return garbage),
