@@ -911,7 +911,7 @@ static int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
 		ret = zcache_decompress((unsigned long)entry, page);
 		if (ret) {
 			zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
-			WARN_ONCE(1, pr_fmt("cannot decompress swap type %u offset %lu (%d); the read fails\n"),
+			WARN_ONCE(1, pr_fmt("cannot decompress swap type %u offset %lu (%d)\n"),
 				  type, offset, ret);
 			return ret;
 		}
