@@ -404,9 +404,10 @@ static int zcache_zswapped_kb(char *buf, size_t size, unsigned long *kb)
  * Here it is zswap_store() that drops zswap's copy of a slot written
  * again, and zcache takes its place: a page zswap held could go stale and
  * be read back once zcache is gone.  So zcache attaches only while zswap
- * is disabled and holds no page, and refuses whenever it cannot tell.
+ * is disabled (checked if @check_enabled) and holds no page, and refuses
+ * whenever it cannot tell.
  */
-static int zcache_attach_preflight(void)
+static int zcache_zswap_idle(bool check_enabled)
 {
 	const size_t size = PAGE_SIZE;
 	unsigned long kb;
@@ -416,17 +417,20 @@ static int zcache_attach_preflight(void)
 	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = zcache_read_kernel_file("sysfs", "module/zswap/parameters/enabled",
-				      buf, size);
-	if (ret) {
-		pr_err("cannot attach: cannot tell whether stock zswap is enabled (%d)\n",
-		       ret);
-		goto free_buf;
-	}
-	if (buf[0] != 'N') {
-		pr_err("cannot attach: stock zswap is enabled; disable it first (echo N > /sys/module/zswap/parameters/enabled)\n");
-		ret = -EBUSY;
-		goto free_buf;
+	if (check_enabled) {
+		ret = zcache_read_kernel_file("sysfs",
+					      "module/zswap/parameters/enabled",
+					      buf, size);
+		if (ret) {
+			pr_err("cannot attach: cannot tell whether stock zswap is enabled (%d)\n",
+			       ret);
+			goto free_buf;
+		}
+		if (buf[0] != 'N') {
+			pr_err("cannot attach: stock zswap is enabled; disable it first (echo N > /sys/module/zswap/parameters/enabled)\n");
+			ret = -EBUSY;
+			goto free_buf;
+		}
 	}
 	ret = zcache_zswapped_kb(buf, size, &kb);
 	if (ret) {
@@ -444,6 +448,11 @@ free_buf:
 	return ret;
 }
 
+static int zcache_attach_preflight(void)
+{
+	return zcache_zswap_idle(true);
+}
+
 /*
  * Every hook is in place, zcache not open yet: zswap's own (disabled)
  * store still runs, and stores nothing.  A store zswap began while it was
@@ -452,23 +461,7 @@ free_buf:
  */
 static int zcache_attach_postflight(void)
 {
-	const size_t size = PAGE_SIZE;
-	unsigned long kb;
-	char *buf;
-	int ret;
-
-	buf = kmalloc(size, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	ret = zcache_zswapped_kb(buf, size, &kb);
-	if (ret)
-		pr_err("cannot attach: cannot tell whether stock zswap holds pages (%d)\n",
-		       ret);
-	else if (kb)
-		pr_err("cannot attach: stock zswap stored %lu kB while zcache attached; swapoff (or swap them in) first\n",
-		       kb);
-	kfree(buf);
-	return ret ?: kb ? -EBUSY : 0;
+	return zcache_zswap_idle(false);
 }
 #else
 /* No zswap, no frontswap: the swap core calls no hook at all. */
