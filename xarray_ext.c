@@ -190,6 +190,31 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_replace, ZCACHE_INTERNAL);
 /* fail_function may make it fail: the caller's -ENOMEM path. */
 ALLOW_ERROR_INJECTION(xa_ext_replace, ERRNO);
 
+/*
+ * Erase the entry at @index under the lock; a reservation too if
+ * @reservation, else it is left alone.
+ */
+static void *__xa_ext_remove(struct xa_ext *xe, unsigned long index,
+			     bool reservation)
+{
+	XA_STATE(xas, &xe->xa, index);
+	void *entry;
+
+	xas_lock(&xas);
+	entry = xas_load(&xas);
+	if (entry && (reservation || !xa_is_zero(entry))) {
+		xas_store(&xas, NULL);
+		if (xa_is_zero(entry))
+			entry = NULL;
+		else
+			xa_ext_put(xe);
+	} else {
+		entry = NULL;
+	}
+	xas_unlock(&xas);
+	return entry;
+}
+
 /**
  * xa_ext_remove() - erase an entry or a reservation with one locked walk
  * @xe:    the index
@@ -201,20 +226,7 @@ ALLOW_ERROR_INJECTION(xa_ext_replace, ERRNO);
  */
 void *xa_ext_remove(struct xa_ext *xe, unsigned long index)
 {
-	XA_STATE(xas, &xe->xa, index);
-	void *entry;
-
-	xas_lock(&xas);
-	entry = xas_load(&xas);
-	if (entry) {
-		xas_store(&xas, NULL);
-		if (xa_is_zero(entry))
-			entry = NULL;
-		else
-			xa_ext_put(xe);
-	}
-	xas_unlock(&xas);
-	return entry;
+	return __xa_ext_remove(xe, index, true);
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_remove, ZCACHE_INTERNAL);
 
@@ -232,7 +244,7 @@ void *xa_ext_erase(struct xa_ext *xe, unsigned long index)
 {
 	if (!xa_load(&xe->xa, index))
 		return NULL;
-	return xa_ext_remove(xe, index);
+	return __xa_ext_remove(xe, index, false);
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
 
@@ -243,7 +255,10 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
  * @arg:     passed to @release
  *
  * Reservations are taken back too.  The lock is dropped every
- * XA_CHECK_SCHED entries to reschedule.
+ * XA_CHECK_SCHED entries to reschedule, and the walk then starts again
+ * from 0: xas_pause() after an erase that freed a node would resume past
+ * entries not yet met.  A walk that ended early because the tree shrank
+ * is followed by another while entries are left.
  *
  * Context: process context, may sleep; takes no lock if @xe holds
  * nothing.
@@ -253,7 +268,7 @@ unsigned long xa_ext_drain(struct xa_ext *xe,
 			   void (*release)(void *entry, void *arg), void *arg)
 {
 	XA_STATE(xas, &xe->xa, 0);
-	unsigned long erased = 0;
+	unsigned long erased = 0, pass;
 	void *entry;
 
 	/* The usual case (swapoff after every slot was freed) takes no lock. */
@@ -261,19 +276,24 @@ unsigned long xa_ext_drain(struct xa_ext *xe,
 		return 0;
 
 	xas_lock(&xas);
-	xas_for_each(&xas, entry, ULONG_MAX) {
-		xas_store(&xas, NULL);
-		if (xa_is_zero(entry))
-			continue;
-		xa_ext_put(xe);
-		release(entry, arg);
-		if (++erased % XA_CHECK_SCHED)
-			continue;
-		xas_pause(&xas);
-		xas_unlock(&xas);
-		cond_resched();
-		xas_lock(&xas);
-	}
+	do {
+		pass = 0;
+		xas_set(&xas, 0);
+		xas_for_each(&xas, entry, ULONG_MAX) {
+			xas_store(&xas, NULL);
+			if (xa_is_zero(entry))
+				continue;
+			xa_ext_put(xe);
+			release(entry, arg);
+			if (++pass % XA_CHECK_SCHED)
+				continue;
+			xas_unlock(&xas);
+			cond_resched();
+			xas_lock(&xas);
+			xas_set(&xas, 0);
+		}
+		erased += pass;
+	} while (pass && xe->nr_entries);
 	xas_unlock(&xas);
 	return erased;
 }

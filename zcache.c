@@ -206,8 +206,11 @@ static bool zcache_pool_reached_full;
 /*
  * Under kernel_param_lock: parameters written before init or from exit on
  * only record their value; between the two they act on the live state.
+ * From exit on the compressor is not even recorded: stores may still run
+ * until the hooks are gone, and must not pick a compressor never set up.
  */
 static bool zcache_initialized;
+static bool zcache_exiting;
 
 /*********************************
  * statistics
@@ -534,6 +537,10 @@ static int zcache_compressor_set(const char *val,
 		pr_err("compressor: %s is not available in this kernel\n",
 		       name);
 		return -EINVAL;
+	}
+	if (zcache_exiting) {
+		pr_err("compressor: zcache is being unloaded\n");
+		return -EBUSY;
 	}
 	if (zcache_initialized) {
 		ret = zcache_comp_select(id);
@@ -1187,6 +1194,7 @@ static void __exit zcache_exit(void)
 	/* Parameter writes from here on only record their value. */
 	kernel_param_lock(THIS_MODULE);
 	zcache_initialized = false;
+	zcache_exiting = true;
 	kernel_param_unlock(THIS_MODULE);
 
 	zcache_detach();

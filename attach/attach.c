@@ -404,10 +404,9 @@ static int zcache_zswapped_kb(char *buf, size_t size, unsigned long *kb)
  * Here it is zswap_store() that drops zswap's copy of a slot written
  * again, and zcache takes its place: a page zswap held could go stale and
  * be read back once zcache is gone.  So zcache attaches only while zswap
- * is disabled (checked if @check_enabled) and holds no page, and refuses
- * whenever it cannot tell.
+ * is disabled and holds no page, and refuses whenever it cannot tell.
  */
-static int zcache_zswap_idle(bool check_enabled)
+static int zcache_zswap_idle(void)
 {
 	const size_t size = PAGE_SIZE;
 	unsigned long kb;
@@ -417,20 +416,17 @@ static int zcache_zswap_idle(bool check_enabled)
 	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	if (check_enabled) {
-		ret = zcache_read_kernel_file("sysfs",
-					      "module/zswap/parameters/enabled",
-					      buf, size);
-		if (ret) {
-			pr_err("cannot attach: cannot tell whether stock zswap is enabled (%d)\n",
-			       ret);
-			goto free_buf;
-		}
-		if (buf[0] != 'N') {
-			pr_err("cannot attach: stock zswap is enabled; disable it first (echo N > /sys/module/zswap/parameters/enabled)\n");
-			ret = -EBUSY;
-			goto free_buf;
-		}
+	ret = zcache_read_kernel_file("sysfs", "module/zswap/parameters/enabled",
+				      buf, size);
+	if (ret) {
+		pr_err("cannot attach: cannot tell whether stock zswap is enabled (%d)\n",
+		       ret);
+		goto free_buf;
+	}
+	if (buf[0] != 'N') {
+		pr_err("cannot attach: stock zswap is enabled; disable it first (echo N > /sys/module/zswap/parameters/enabled)\n");
+		ret = -EBUSY;
+		goto free_buf;
 	}
 	ret = zcache_zswapped_kb(buf, size, &kb);
 	if (ret) {
@@ -450,18 +446,20 @@ free_buf:
 
 static int zcache_attach_preflight(void)
 {
-	return zcache_zswap_idle(true);
+	return zcache_zswap_idle();
 }
 
 /*
  * Every hook is in place, zcache not open yet: zswap's own (disabled)
  * store still runs, and stores nothing.  A store zswap began while it was
- * still enabled may have finished since the preflight: look once more
- * before zcache takes the pages.
+ * still enabled may have finished since the preflight, or zswap may have
+ * been enabled again: look once more before zcache takes the pages.  A
+ * zswap_store() still running from before zswap was disabled is the one
+ * case this cannot see.
  */
 static int zcache_attach_postflight(void)
 {
-	return zcache_zswap_idle(false);
+	return zcache_zswap_idle();
 }
 #else
 /* No zswap, no frontswap: the swap core calls no hook at all. */
@@ -490,6 +488,10 @@ static int zcache_attach_postflight(void)
  * preemption, as the RCU walks in ->owns() and ->swapon()/->swapoff()
  * want.  A recursion is a bug worth a warning, but skipping the handler
  * would be worse (see the top of this file): the handler runs anyway.
+ * (On 6.12 the trylock also fails where RCU is not watching, which the
+ * hooked functions never run in.  If another ftrace user traces the same
+ * function, ftrace's list function applies its own recursion check
+ * before calling this handler.)
  */
 static int notrace zcache_handler_enter(struct zcache_hook *hook,
 					unsigned long ip,
