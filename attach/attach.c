@@ -173,16 +173,22 @@ static int zcache_swap_readpage(struct page *page, bool synchronous,
 	unsigned long pflags;
 	int idx, ret;
 
+	/*
+	 * Everything runs inside the SRCU section: unlock_page() may sleep
+	 * on PREEMPT_RT (the wait queue's lock), and a task asleep after
+	 * srcu_read_unlock() but still in this text would count as
+	 * quiescent for zcache_detach()'s RCU-tasks wait.
+	 */
+	idx = srcu_read_lock(&zcache_attach_srcu);
 	if (workingset)
 		psi_memstall_enter(&pflags);
-	idx = srcu_read_lock(&zcache_attach_srcu);
 	ret = zcache_core->load(swp_type(swp), swp_offset(swp), page, false);
-	srcu_read_unlock(&zcache_attach_srcu, idx);
 	if (!ret)
 		SetPageUptodate(page);
 	unlock_page(page);
 	if (workingset)
 		psi_memstall_leave(&pflags);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
 	return ret;
 }
 
@@ -270,33 +276,58 @@ static bool zcache_zswap_store(struct folio *folio)
 	return !ret;
 }
 
+/* Whether zcache holds any slot of a large folio. */
+static bool zcache_holds_any(swp_entry_t swp, long nr)
+{
+	long i;
+
+	for (i = 0; i < nr; i++)
+		if (zcache_core->holds(swp_type(swp), swp_offset(swp) + i))
+			return true;
+	return false;
+}
+
 /*
+ * Called for the slots zcache holds, and for every large folio.
+ *
+ * A large folio is read from disk: zcache stores none (and answers
+ * zswap_never_enabled() with false, so that none is swapped in), but a
+ * fault that asked before the hook was in place may still bring one.
+ * Its slots were written before zcache opened, so zcache holds none of
+ * them; if it did, the read fails instead.
+ *
  * Returning true without marking the folio uptodate fails the read (the
  * fault gets SIGBUS), which beats reading a swap slot that was never
  * written.  A swap cache load is exclusive, as zswap's: the entry goes,
  * and the folio is dirtied so that it is written out again if needed.
+ * All of it runs inside the SRCU section: marking a folio dirty may take
+ * a sleeping lock on PREEMPT_RT (see zcache_swap_readpage() for 6.1).
  */
 static bool zcache_zswap_load(struct folio *folio)
 {
 	swp_entry_t swp = folio->swap;
 	bool swapcache = folio_test_swapcache(folio);
+	bool done = true;
 	int idx, ret;
 
-	if (WARN_ON_ONCE(folio_test_large(folio)))
-		return true;
-
 	idx = srcu_read_lock(&zcache_attach_srcu);
+	if (folio_test_large(folio)) {
+		done = WARN_ONCE(zcache_holds_any(swp, folio_nr_pages(folio)),
+				 pr_fmt("a large folio swapped in over slots zcache holds\n"));
+		goto unlock;
+	}
 	ret = zcache_core->load(swp_type(swp), swp_offset(swp),
 				folio_page(folio, 0), swapcache);
-	srcu_read_unlock(&zcache_attach_srcu, idx);
-	if (ret == -ENOENT)
-		return false;
-	if (ret)
-		return true;
+	if (ret) {
+		done = ret != -ENOENT;
+		goto unlock;
+	}
 	if (swapcache)
 		folio_mark_dirty(folio);
 	folio_mark_uptodate(folio);
-	return true;
+unlock:
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return done;
 }
 
 static void zcache_zswap_invalidate(swp_entry_t swp)
@@ -318,19 +349,40 @@ static bool zcache_zswap_never_enabled(void)
 	return false;
 }
 
+/* zswap_invalidate(swp): the slots zcache holds are zcache's to free. */
+static bool zcache_owns_swp(struct pt_regs *regs)
+{
+	swp_entry_t swp = { .val = regs_get_kernel_argument(regs, 0) };
+
+	return zcache_core->holds(swp_type(swp), swp_offset(swp));
+}
+
+/* zswap_load(folio): the slots zcache holds, and every large folio */
+static bool zcache_owns_folio(struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+
+	if (folio_test_large(folio))
+		return READ_ONCE(zcache_open);
+	return zcache_core->holds(swp_type(folio->swap),
+				  swp_offset(folio->swap));
+}
+
 /*
- * zswap holds nothing once zcache is open (see the preflight and the
- * postflight), so from then on every store, load and invalidation is
- * zcache's: no ownership check, one walk of the index fewer.  Until then
- * zcache holds nothing and zswap's own code runs.
+ * Once zcache is open every store is zcache's.  Loads and invalidations
+ * are zcache's only for the slots it holds: zswap's own code runs for the
+ * others, and finds nothing, unless a zswap_store() that began before
+ * zswap was disabled finished after the postflight had looked (nothing
+ * can wait for it): that page stays zswap's, is read back and freed by
+ * zswap, instead of being read from a swap slot never written.
  */
 static struct zcache_hook zcache_hooks[] = {
 	{ .name = "zswap_swapon", .observe = zcache_observe_swapon },
 	{ .name = "zswap_swapoff", .observe = zcache_observe_swapoff },
 	{ .name = "zswap_invalidate", .target = zcache_zswap_invalidate,
-	  .owns = zcache_owns_once_open },
+	  .owns = zcache_owns_swp },
 	{ .name = "zswap_load", .target = zcache_zswap_load,
-	  .owns = zcache_owns_once_open },
+	  .owns = zcache_owns_folio },
 	{ .name = "zswap_never_enabled",
 	  .target = zcache_zswap_never_enabled },
 	{ .name = "zswap_store", .target = zcache_zswap_store,
@@ -455,7 +507,8 @@ static int zcache_attach_preflight(void)
  * still enabled may have finished since the preflight, or zswap may have
  * been enabled again: look once more before zcache takes the pages.  A
  * zswap_store() still running from before zswap was disabled is the one
- * case this cannot see.
+ * case this cannot see; the load and invalidate hooks leave what it
+ * stores to zswap (see zcache_hooks).
  */
 static int zcache_attach_postflight(void)
 {

@@ -2,8 +2,9 @@
 # Group "zswap": the kernel booted with zswap enabled, and zswap holds
 # pages when zcache loads.  With frontswap (6.1) zcache takes the new
 # stores and leaves zswap's pages to zswap; without it (6.5+) zcache
-# refuses to attach until zswap is disabled and empty.  Either way every
-# page verifies and nothing is lost.
+# refuses to attach until zswap is disabled and empty, and leaves to zswap
+# any page zswap still holds once it did attach.  Either way every page
+# verifies and nothing is lost.
 
 ZS=/sys/kernel/debug/zswap
 ZSP=/sys/module/zswap/parameters
@@ -58,10 +59,27 @@ if [ $FRONTSWAP = 0 ]; then
 		check "zswap: insmod refused while zswap holds pages, from a namespace whose meminfo says 0" \
 			in_namespace_with /tmp/meminfo.zero /proc/meminfo "stock zswap holds"
 		check "zswap: nothing hooked after the refusals" nothing_hooked
+		# A zswap_store() that began before zswap was disabled may
+		# finish after zcache's last look: zcache then runs over
+		# pages zswap holds, and must leave their loads and frees
+		# to zswap.  meminfo_hider.ko makes the kernel's meminfo
+		# say that zswap holds nothing, for that one insmod.
+		insmod /zcache/meminfo_hider.ko
+		load_zcache
+		attached=$?
+		rmmod meminfo_hider
+		zswap_held=$(cat $ZS/stored_pages)
 	}
-	run_checkpointed "zswap: pages held by zswap across refused insmods verified" \
+	run_checkpointed "zswap: pages held by zswap, across refused insmods and an attach over them, verified" \
 		mixed -m $WS_MB -s 51
+	check "zswap: zcache attached over zswap's pages (meminfo_hider)" eq "$attached" 0
+	info "zswap held $zswap_held pages when zcache attached, $(cat $ZS/stored_pages) after the read-back"
+	check "zswap: zswap read its pages back and freed them" \
+		lt "$(cat $ZS/stored_pages)" $(( zswap_held / 10 ))
+	check "zswap: zcache took the new stores" gt "$(stat_ stores)" $MANY
 	swapoff /dev/vda
+	check "zswap: swapoff drains zswap" eq "$(cat $ZS/stored_pages)" 0
+	check "zswap: rmmod zcache after the attach over zswap's pages" rmmod zcache
 	check "zswap: insmod once zswap is disabled and empty" load_zcache
 	swap_on /dev/vda
 	echo Y > /sys/module/zswap/parameters/enabled
