@@ -255,10 +255,11 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
  * @arg:     passed to @release
  *
  * Reservations are taken back too.  The lock is dropped every
- * XA_CHECK_SCHED entries to reschedule, and the walk then starts again
+ * XA_CHECK_SCHED removals to reschedule, and the walk then starts again
  * from 0: xas_pause() after an erase that freed a node would resume past
  * entries not yet met.  A walk that ended early because the tree shrank
- * is followed by another while entries are left.
+ * is followed by another while entries are left and the last walk
+ * removed something (an entry or a reservation).
  *
  * Context: process context, may sleep; takes no lock if @xe holds
  * nothing.
@@ -268,7 +269,7 @@ unsigned long xa_ext_drain(struct xa_ext *xe,
 			   void (*release)(void *entry, void *arg), void *arg)
 {
 	XA_STATE(xas, &xe->xa, 0);
-	unsigned long erased = 0, pass;
+	unsigned long erased = 0, removed;
 	void *entry;
 
 	/* The usual case (swapoff after every slot was freed) takes no lock. */
@@ -277,23 +278,24 @@ unsigned long xa_ext_drain(struct xa_ext *xe,
 
 	xas_lock(&xas);
 	do {
-		pass = 0;
+		/* Entries and reservations: a walk that removed none ends it. */
+		removed = 0;
 		xas_set(&xas, 0);
 		xas_for_each(&xas, entry, ULONG_MAX) {
 			xas_store(&xas, NULL);
-			if (xa_is_zero(entry))
-				continue;
-			xa_ext_put(xe);
-			release(entry, arg);
-			if (++pass % XA_CHECK_SCHED)
+			if (!xa_is_zero(entry)) {
+				xa_ext_put(xe);
+				release(entry, arg);
+				erased++;
+			}
+			if (++removed % XA_CHECK_SCHED)
 				continue;
 			xas_unlock(&xas);
 			cond_resched();
 			xas_lock(&xas);
 			xas_set(&xas, 0);
 		}
-		erased += pass;
-	} while (pass && xe->nr_entries);
+	} while (removed && xe->nr_entries);
 	xas_unlock(&xas);
 	return erased;
 }
