@@ -1,19 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/debug-kernel.sh [--fetch] LINE - build Debian's LINE (6.1 or
-# 6.12) source as the zcache debug kernel: tinyconfig + what the VM and
-# zcache need + KASAN, lockdep, kmemleak, fault injection
-# (scripts/debug-config/).
+# scripts/debug-kernel.sh [--fetch] LINE[-VARIANT] - build Debian's LINE
+# (6.1 or 6.12) source as a zcache debug kernel: tinyconfig + what the VM
+# and zcache need + the VARIANT's detectors (scripts/debug-config/):
+# "debug" (the default: KASAN, lockdep, kmemleak, fault injection) or
+# "kcsan" (the data-race detector, which excludes KASAN).
 #
 # The source is the newest linux-source-LINE package in the archive.  The
-# build is cached in $ZCACHE_CACHE/debug/<line>-<source version>-<hash of
-# the config fragments and RECIPE>/ and reused while all match.  Fails if
-# any wanted option did not survive olddefconfig.  Prints the path of an
-# env file like kernel-fetch.sh's (KVER, KDIR, VMLINUZ, MODROOT, and
-# DEBUG_KERNEL=1).  --fetch only installs the build's packages and
-# downloads the source, so that a build can then run in the background
-# without touching apt.
+# build is cached in $ZCACHE_CACHE/debug/<line>-<variant>-<source
+# version>-<hash of the config fragments and RECIPE>/ and reused while all
+# match.  Fails if any wanted option did not survive olddefconfig.  Prints
+# the path of an env file like kernel-fetch.sh's (KVER, KDIR, VMLINUZ,
+# MODROOT, DEBUG_KERNEL=1 and SANITIZER=kasan or kcsan).  --fetch only
+# installs the build's packages and downloads the source, so that a build
+# can then run in the background without touching apt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,13 +25,21 @@ if [ "${1:-}" = --fetch ]; then
 	fetch_only=1
 	shift
 fi
-line=${1:?usage: debug-kernel.sh [--fetch] 6.1|6.12}
+kernel=${1:?usage: debug-kernel.sh [--fetch] 6.1|6.12[-debug|-kcsan]}
+line=${kernel%%-*} variant=debug
+[ "$line" = "$kernel" ] || variant=${kernel#*-}
 case $line in
 6.1|6.12) ;;
 *) die "unknown kernel line '$line' (6.1 or 6.12)" ;;
 esac
+case $variant in
+debug) sanitizer=kasan ;;
+kcsan) sanitizer=kcsan ;;
+*) die "unknown debug variant '$variant' (debug or kcsan)" ;;
+esac
 confdir=$ZCACHE_TOP/scripts/debug-config
-fragments=("$confdir/common.config" "$confdir/$line.config")
+fragments=("$confdir/common.config" "$confdir/$line.config"
+	"$confdir/$variant.config")
 
 need_host_tools
 need_pkgs flex:flex bison:bison /usr/include/openssl/ssl.h:libssl-dev \
@@ -40,7 +49,7 @@ pkg=linux-source-$line
 ver=$(apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -V | tail -n 1)
 [ -n "$ver" ] || die "no $pkg in the archive"
 hash=$( (cat "${fragments[@]}"; echo "recipe $RECIPE") | sha256sum | cut -c1-12)
-dir=$ZCACHE_CACHE/debug/$line-$ver-$hash
+dir=$ZCACHE_CACHE/debug/$line-$variant-$ver-$hash
 if [ -f "$dir/env" ]; then
 	echo "$dir/env"
 	exit 0
@@ -60,14 +69,14 @@ if [ ! -f "$deb" ]; then
 fi
 [ $fetch_only = 1 ] && exit 0
 
-rm -rf "$ZCACHE_CACHE/debug/$line-"*
+rm -rf "$ZCACHE_CACHE/debug/$line-$variant-"*
 mkdir -p "$dir.tmp"
 log "extracting $pkg $ver"
 dpkg-deb --fsys-tarfile "$deb" |
 	tar -xOf - "./usr/src/$pkg.tar.xz" | tar -xJf - -C "$dir.tmp"
 src=$dir.tmp/$pkg
 
-log "configuring the $line debug kernel"
+log "configuring the $line-$variant kernel"
 make -C "$src" -s ARCH=x86_64 tinyconfig >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" \
 	"${fragments[@]}" >/dev/null
@@ -89,9 +98,9 @@ while IFS= read -r want; do
 		fi ;;
 	esac
 done < <(cat "${fragments[@]}")
-[ $missing -eq 0 ] || die "the $line debug config lacks options it needs"
+[ $missing -eq 0 ] || die "the $line-$variant config lacks options it needs"
 
-log "building the $line debug kernel (make -j$(nproc))"
+log "building the $line-$variant kernel (make -j$(nproc))"
 t0=$(date +%s)
 if ! make -C "$src" -j"$(nproc)" bzImage modules > "$dir.tmp/build.log" 2>&1; then
 	tail -n 40 "$dir.tmp/build.log" >&2
@@ -110,5 +119,6 @@ KDIR=$src
 VMLINUZ=$src/arch/x86/boot/bzImage
 MODROOT=$dir/root
 DEBUG_KERNEL=1
+SANITIZER=$sanitizer
 ENV
 echo "$dir/env"

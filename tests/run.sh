@@ -5,36 +5,36 @@
 #
 # For each kernel in ZCACHE_KERNELS: fetch it (Debian's images) or build it
 # (LINE-debug: Debian's source with KASAN, lockdep, kmemleak and fault
-# injection, scripts/debug-kernel.sh), build the modules with W=1, check
-# what can be checked on the host, then boot the test VM once per scenario
-# group and count the guest's PASS/FAIL lines.  Stock kernels run
-# ZCACHE_GROUPS, debug kernels ZCACHE_DEBUG_GROUPS in a 16 MB memory cgroup
-# of a 512 MB guest.  A group whose guest crashes, hangs or prints a kernel
-# warning or a detector's report fails.  Ends with "N passed, N failed";
-# exits non-zero on any failure.
+# injection; LINE-kcsan: with KCSAN; scripts/debug-kernel.sh), build the
+# modules with W=1, check what can be checked on the host, then boot the
+# test VM once per scenario group and count the guest's PASS/FAIL lines.
+# Stock kernels run ZCACHE_GROUPS, debug kernels ZCACHE_DEBUG_GROUPS in a
+# 16 MB memory cgroup of a 512 MB guest.  A group whose guest crashes,
+# hangs or prints a kernel warning or a detector's report about zcache
+# fails.  Ends with "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-# A debug kernel's boot runs in the background from its turn on, so each
-# comes early, after the stock kernel of its line (while that runs, its
-# build finishes).
-kernels=${ZCACHE_KERNELS:-6.1 6.1-debug 6.12 6.12-debug 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud}
+kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 6.1-debug 6.12-debug 6.12-kcsan}
 # Groups per kernel, chosen so every group runs on each kernel line and
 # the suite stays within CI's time (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS
 # override them all):
-# - stock 6.12 runs every group; stock 6.1 leaves params and devices to
-#   6.1-debug, which runs them on the same source, and runs make demo's
+# - stock 6.12 runs every group; stock 6.1 leaves params to 6.1-debug,
+#   which runs it on the same source under KASAN, and runs make demo's
 #   guest part (its output must be free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
 #   basic (ZCACHE_RT_GROUPS);
 # - debug kernels run their groups in one boot; tools (the operator
-#   scripts) stays on the stock kernels, and 6.12-debug leaves params,
-#   devices and zswap to stock 6.12.
+#   scripts), devices and zswap stay on the stock kernels, and 6.12-debug
+#   leaves params to stock 6.12;
+# - 6.12-kcsan (the data-race detector) runs basic and stress, the
+#   groups with the most concurrency.
 groups=${ZCACHE_GROUPS:-basic params devices zswap tools}
-groups_6_1=${ZCACHE_GROUPS:-basic zswap tools demo}
+groups_6_1=${ZCACHE_GROUPS:-basic devices zswap tools demo}
 rt_groups=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
-debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,params,devices,faults,stress,zswap,canary}
+debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,params,faults,stress,canary}
 debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
+kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,stress,canary}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 passed=0
@@ -51,6 +51,47 @@ relay() {
 		case $line in
 		"PASS "*) pass "[$k] ${line#PASS }" ;;
 		"FAIL "*) fail "[$k] ${line#FAIL }" ;;
+		*) echo "$line" ;;
+		esac
+	done
+}
+
+# kcsan_foreign list|strip: KCSAN reports name every racing access's
+# stack; those with no frame in zcache's modules are the kernel's own.
+# "list" prints the first line of each of those, "strip" copies the log
+# from stdin without them (zcache's reports stay in).
+kcsan_foreign() {
+	awk -v mode="$1" '
+		function flush() {
+			if (block == "")
+				return
+			if (block ~ /\[(test_)?zcache\]/) {
+				if (mode == "strip")
+					printf "%s", block
+			} else if (mode == "list") {
+				sub(/^\[ *[0-9.]*\] /, "", head)
+				print head
+			}
+			block = ""
+		}
+		/BUG: KCSAN: / { flush(); block = $0 "\n"; head = $0; next }
+		block != "" {
+			block = block $0 "\n"
+			if (/==================================================/)
+				flush()
+			next
+		}
+		mode == "strip" { print }
+		END { flush() }'
+}
+
+# Count the PASS/FAIL lines of the debug chain, which are already labelled.
+relay_counted() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"PASS "*) pass "${line#PASS }" ;;
+		"FAIL "*) fail "${line#FAIL }" ;;
 		*) echo "$line" ;;
 		esac
 	done
@@ -100,7 +141,17 @@ judge_log() {
 	expect_warn=0
 	tr -d '\r' < "$log" | grep -aq '^ZT: INFO expect one decompression warning' &&
 		expect_warn=1
-	dmesg_bad=$(tr -d '\r' < "$log" | sed '/^ZT: CANARY/q' |
+	# KCSAN (the LINE-kcsan kernel) reports data races anywhere in the
+	# kernel; a report is zcache's, and a fault, if a frame of either
+	# access is in zcache's modules.  The others are the kernel's own,
+	# listed here and not counted.
+	foreign=$(tr -d '\r' < "$log" | sed -n '/^ZT: DMESG-BEGIN/,/^ZT: DMESG-END/p' |
+		kcsan_foreign list)
+	if [ -n "$foreign" ]; then
+		echo "    [$k] $g: $(echo "$foreign" | wc -l) KCSAN reports outside zcache's code (not counted):"
+		echo "$foreign" | sort | uniq -c | sort -rn | head -n 10 | sed 's/^/      /'
+	fi
+	dmesg_bad=$(tr -d '\r' < "$log" | sed '/^ZT: CANARY/q' | kcsan_foreign strip |
 		grep -a '^\(ZT: DMESG-BEGIN\|\[ *[0-9]*\.[0-9]*\]\)' | awk -v allow="$expect_warn" '
 			BEGIN { allowed = allow }
 			/^ZT: DMESG-BEGIN/ { allowed = allow; next }
@@ -137,52 +188,18 @@ host_checks() {
 	done
 }
 
-# Debug kernels build in the background, one after the other, while the
-# stock kernels' VMs run.  Their packages and sources are fetched first, in
-# the foreground: apt is not shared.
-debug_lines=""
-for k in $kernels; do
-	case $k in *-debug) debug_lines="$debug_lines ${k%-debug}" ;; esac
-done
-need_host_tools
-if [ -n "$debug_lines" ]; then
-	for line in $debug_lines; do
-		"$ZCACHE_TOP/scripts/debug-kernel.sh" --fetch "$line" >/dev/null ||
-			fail "[$line-debug] fetch the debug kernel's source"
-	done
-	rm -f "$logdir"/debug-build-*.done
-	(
-		for line in $debug_lines; do
-			"$ZCACHE_TOP/scripts/debug-kernel.sh" "$line" \
-				> "$logdir/debug-build-$line.log" 2>&1
-			echo $? > "$logdir/debug-build-$line.done"
-		done
-	) &
-fi
-
-start=$(date +%s)
-for k in $kernels; do
-	case $k in
-	*-debug)
-		while [ ! -f "$logdir/debug-build-${k%-debug}.done" ]; do sleep 5; done
-		if [ "$(cat "$logdir/debug-build-${k%-debug}.done")" != 0 ] ||
-			! envfile=$("$ZCACHE_TOP/scripts/debug-kernel.sh" "${k%-debug}"); then
-			fail "[$k] build the debug kernel" "log: $logdir/debug-build-${k%-debug}.log"
-			tail -n 20 "$logdir/debug-build-${k%-debug}.log" | sed 's/^/    /'
-			continue
-		fi
-		pass "[$k] debug kernel built, every wanted option set" ;;
-	*)
-		if ! envfile=$("$ZCACHE_TOP/scripts/kernel-fetch.sh" "$k"); then
-			fail "[$k] fetch kernel" "cannot get a $k kernel from the archive"
-			continue
-		fi ;;
-	esac
-	DEBUG_KERNEL=0
+# kernel_suite KERNEL ENVFILE: build zcache for KERNEL with W=1, check it
+# on the host, build the initramfs and boot the VM once per group.  A
+# stock kernel's boots run one after the other and are judged as they
+# end; a debug kernel's run in the background (debug_boot) and are judged
+# by debug_wait.
+kernel_suite() {
+	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0
+	DEBUG_KERNEL=0 SANITIZER=""
 	. "$envfile"
 	if ! build=$("$ZCACHE_TOP/scripts/build.sh" "$envfile"); then
 		fail "[$k] build with W=1, no warnings"
-		continue
+		return
 	fi
 	pass "[$k] build $KVER with W=1, no warnings"
 	host_checks "$k" "$build"
@@ -200,12 +217,12 @@ for k in $kernels; do
 	initrd=$build/initramfs.gz
 	if ! "$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$initrd"; then
 		fail "[$k] build initramfs"
-		continue
+		return
 	fi
 	# A kernel without zswap calls no hook: zcache must refuse it cleanly.
 	# (The 6.1 cloud kernel warns in its MSI set-up on q35 with
 	# pci=noacpi; it gets pci=nomsi.)
-	# The debug kernel runs about 6x slower: its groups run in a memory
+	# The debug kernels run about 6x slower: their groups run in a memory
 	# cgroup (zcmem=) and get a larger dmesg (and, below, more time).
 	kgroups=$groups kextra="" kmem=${ZCACHE_VM_MEM:-256}
 	case $k in
@@ -213,13 +230,16 @@ for k in $kernels; do
 	*-rt)       kgroups=$rt_groups ;;
 	6.1-debug)  kgroups=$debug_groups_6_1 ;;
 	6.12-debug) kgroups=$debug_groups_6_12 ;;
+	*-kcsan)    kgroups=$kcsan_groups ;;
 	esac
 	grep -q '^CONFIG_ZSWAP=y' "$KDIR/.config" || kgroups=nozswap kextra=pci=nomsi
 	if [ "$DEBUG_KERNEL" = 1 ]; then
 		kmem=512
+		kextra="zcmem=16 log_buf_len=4M ${ZCACHE_DEBUG_EXTRA:-}"
 		# slub_debug=A marks the index's node cache for failslab's
 		# cache filter (the faults group).
-		kextra="zcmem=16 log_buf_len=4M slub_debug=A,radix_tree_node ${ZCACHE_DEBUG_EXTRA:-}"
+		[ "$SANITIZER" = kasan ] &&
+			kextra="$kextra slub_debug=A,radix_tree_node"
 	fi
 	# Each word is one boot; GROUP,GROUP,... run in order in one boot.
 	for g in $kgroups; do
@@ -233,26 +253,102 @@ for k in $kernels; do
 		extra="$extra $kextra"
 		t0=$(date +%s)
 		if [ "$DEBUG_KERNEL" = 1 ]; then
-			# The debug boots run in the background, beside the
-			# rest of the suite, and are judged at the end.
-			ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-3600} \
-				"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" \
-				"$log" "$g" "$disks" "$kmem" "$extra" &
+			debug_boot "$envfile" "$initrd" "$log" "$g" "$disks" \
+				"$kmem" "$extra" &
 			pending+=("$!|$t0|$k|$g|$log")
 			continue
 		fi
-		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" "$g" \
-			"$disks" "$kmem" "$extra"
+		ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-1800} \
+			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" \
+			"$g" "$disks" "$kmem" "$extra"
 		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
 		judge_log "$k" "$g" "$log"
 	done
+}
+
+# debug_boot VM-RUN-ARGS...: one debug kernel's boot, once one of
+# ZCACHE_DEBUG_VMS (2) slots is free: with the stock kernel's VM in the
+# foreground, the machine's two cores run no more than three VMs.
+debug_boot() {
+	local slot rc
+	while :; do
+		for slot in $(seq 1 "${ZCACHE_DEBUG_VMS:-2}"); do
+			(
+				flock -n 9 || exit 75
+				ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-3600} \
+					"$ZCACHE_TOP/scripts/vm-run.sh" "$@"
+			) 9> "$logdir/.debug-slot-$slot"
+			rc=$?
+			[ $rc = 75 ] || return $rc
+		done
+		sleep 5
+	done
+}
+
+# Judge the debug boots started so far, as they end.
+debug_wait() {
+	local run pid t0 k g log
+	for run in "${pending[@]}"; do
+		IFS='|' read -r pid t0 k g log <<< "$run"
+		wait "$pid"
+		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
+		judge_log "$k" "$g" "$log"
+	done
+}
+
+# The debug kernels (LINE-debug: KASAN and the rest; LINE-kcsan: the
+# data-race detector) are built and booted by one background chain while
+# the stock kernels run in the foreground: each is built, then its boot
+# starts in the background and the next one builds.  (The builds are not
+# niced: the chain is the suite's longest path, and a niced build waits
+# behind three VMs.)  Their packages and sources are
+# fetched first, in the foreground (apt is not shared).  The chain's
+# verdict lines are counted when it is done.
+debug_kernels="" stock_kernels=""
+for k in $kernels; do
+	case $k in
+	*-debug|*-kcsan) debug_kernels="$debug_kernels $k" ;;
+	*) stock_kernels="$stock_kernels $k" ;;
+	esac
 done
-for run in "${pending[@]}"; do
-	IFS='|' read -r pid t0 k g log <<< "$run"
-	wait "$pid"
-	log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
-	judge_log "$k" "$g" "$log"
+need_host_tools
+start=$(date +%s)
+debug_out=$logdir/debug-chain.out
+rm -f "$debug_out"
+if [ -n "$debug_kernels" ]; then
+	for k in $debug_kernels; do
+		"$ZCACHE_TOP/scripts/debug-kernel.sh" --fetch "$k" >/dev/null ||
+			fail "[$k] fetch the debug kernel's source"
+	done
+	(
+		for k in $debug_kernels; do
+			if ! "$ZCACHE_TOP/scripts/debug-kernel.sh" "$k" \
+				> "$logdir/debug-build-$k.log" 2>&1 ||
+				! envfile=$("$ZCACHE_TOP/scripts/debug-kernel.sh" "$k"); then
+				fail "[$k] build the debug kernel" "log: $logdir/debug-build-$k.log"
+				tail -n 20 "$logdir/debug-build-$k.log" | sed 's/^/    /'
+				continue
+			fi
+			pass "[$k] debug kernel built, every wanted option set"
+			kernel_suite "$k" "$envfile"
+		done
+		debug_wait
+	) > "$debug_out" 2>&1 &
+	debug_chain=$!
+fi
+
+for k in $stock_kernels; do
+	if ! envfile=$("$ZCACHE_TOP/scripts/kernel-fetch.sh" "$k"); then
+		fail "[$k] fetch kernel" "cannot get a $k kernel from the archive"
+		continue
+	fi
+	kernel_suite "$k" "$envfile"
 done
+if [ -n "$debug_kernels" ]; then
+	log "stock kernels done after $(( $(date +%s) - start )) s; waiting for the debug kernels"
+	wait "$debug_chain"
+	relay_counted < "$debug_out"
+fi
 log "suite took $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

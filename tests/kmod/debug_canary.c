@@ -1,25 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trip each detector of the debug kernel once
+ * Trip each detector of a debug kernel once
  *
- * The positive control of the debug pass.  Loaded once, it makes one
- * KASAN report (a read past the end of a kmalloc object), one lockdep
- * report (two mutexes taken in both orders, which never deadlocks on one
- * thread but is a lock-order inversion) and kmemleak reports (objects
- * whose only pointers are dropped).  The suite passes the debug kernel
- * only if all three show up, so a kernel whose detectors are off cannot
- * pass as clean.  Only for the debug kernel, and last in its boot: lockdep
- * and KASAN stop reporting after their first report.
+ * The positive control of the debug pass.  Loaded on the KASAN kernel
+ * (sanitizer=kasan, the default), it makes one KASAN report (a read past
+ * the end of a kmalloc object), one lockdep report (two mutexes taken in
+ * both orders, which never deadlocks on one thread but is a lock-order
+ * inversion) and kmemleak reports (objects whose only pointers are
+ * dropped).  On the KCSAN kernel (sanitizer=kcsan) it makes one data-race
+ * report: two threads, one per CPU, increment a plain counter.  The suite
+ * passes a debug kernel only if its detectors' reports show up, so a
+ * kernel whose detectors are off cannot pass as clean.  Only for the debug
+ * kernels, and last in their boot: lockdep and KASAN stop reporting after
+ * their first report.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/compiler.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #define CANARY_LEAKS	4
+/* How long the two threads race: KCSAN watches one access in thousands. */
+#define CANARY_RACE_MS	3000
+
+static char *sanitizer = "kasan";
+module_param(sanitizer, charp, 0444);
+MODULE_PARM_DESC(sanitizer, "The kernel's detectors: kasan (KASAN, lockdep, kmemleak) or kcsan");
 
 static DEFINE_MUTEX(canary_lock_a);
 static DEFINE_MUTEX(canary_lock_b);
@@ -62,9 +77,52 @@ static noinline void canary_kmemleak(void)
 	pr_info("kmemleak canary: %d objects dropped\n", CANARY_LEAKS);
 }
 
+/* Incremented by both threads with plain accesses: the data race. */
+static unsigned long canary_racy;
+
+static int canary_race_fn(void *unused)
+{
+	while (!kthread_should_stop()) {
+		canary_racy++;
+		barrier();
+		cond_resched();
+	}
+	return 0;
+}
+
+static noinline int canary_kcsan(void)
+{
+	struct task_struct *t[2];
+	int i, err, cpu = -1;
+
+	if (num_online_cpus() < 2)
+		return -ENODEV;
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		t[i] = kthread_create(canary_race_fn, NULL, "canary_race/%d", cpu);
+		if (IS_ERR(t[i])) {
+			err = PTR_ERR(t[i]);
+			while (i--)
+				kthread_stop(t[i]);
+			return err;
+		}
+		kthread_bind(t[i], cpu);
+		wake_up_process(t[i]);
+	}
+	msleep(CANARY_RACE_MS);
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		kthread_stop(t[i]);
+	pr_info("kcsan canary: counter at %lu\n", canary_racy);
+	return 0;
+}
+
 /* KASAN's report switches lockdep off (LOCKDEP_NOW_UNRELIABLE): last. */
 static int __init debug_canary_init(void)
 {
+	if (!strcmp(sanitizer, "kcsan"))
+		return canary_kcsan();
+	if (strcmp(sanitizer, "kasan"))
+		return -EINVAL;
 	canary_lockdep();
 	canary_kmemleak();
 	canary_kasan();
@@ -78,4 +136,4 @@ static void __exit debug_canary_exit(void)
 module_init(debug_canary_init);
 module_exit(debug_canary_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Trips KASAN, lockdep and kmemleak once each (debug kernel only)");
+MODULE_DESCRIPTION("Trips KASAN, lockdep and kmemleak, or KCSAN, once each (debug kernels only)");
