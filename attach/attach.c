@@ -12,8 +12,9 @@
  * On 6.1, pages zswap already held when zcache attached stay zswap's: the
  * load and invalidate handlers redirect only offsets that zcache holds,
  * every other call runs zswap's own code.  On 6.12 zcache attaches only
- * while zswap holds nothing, and takes every call.  No original function
- * is ever called through a pointer (IBT seals them).
+ * while zswap holds nothing and takes every store; loads and
+ * invalidations, as on 6.1, only for the offsets it holds.  No original
+ * function is ever called through a pointer (IBT seals them).
  *
  * The core is reached only through the struct zcache_ops it handed to
  * zcache_attach(): this layer sits below the core and never calls it by
