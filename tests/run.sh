@@ -44,13 +44,14 @@ pending=()
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
 
-# Count the PASS/FAIL lines of a host-side checker on stdin.
+# Count the PASS/FAIL lines on stdin: a host-side checker's, labelled
+# "[KERNEL] " here, or the debug chain's (no KERNEL: already labelled).
 relay() {
-	local k=$1 line
+	local label=${1:+[$1] } line
 	while IFS= read -r line; do
 		case $line in
-		"PASS "*) pass "[$k] ${line#PASS }" ;;
-		"FAIL "*) fail "[$k] ${line#FAIL }" ;;
+		"PASS "*) pass "$label${line#PASS }" ;;
+		"FAIL "*) fail "$label${line#FAIL }" ;;
 		*) echo "$line" ;;
 		esac
 	done
@@ -83,18 +84,6 @@ kcsan_foreign() {
 		}
 		mode == "strip" { print }
 		END { flush() }'
-}
-
-# Count the PASS/FAIL lines of the debug chain, which are already labelled.
-relay_counted() {
-	local line
-	while IFS= read -r line; do
-		case $line in
-		"PASS "*) pass "${line#PASS }" ;;
-		"FAIL "*) fail "${line#FAIL }" ;;
-		*) echo "$line" ;;
-		esac
-	done
 }
 
 # Count the guest's verdicts in LOG for GROUP on KERNEL.
@@ -322,9 +311,8 @@ if [ -n "$debug_kernels" ]; then
 	done
 	(
 		for k in $debug_kernels; do
-			if ! "$ZCACHE_TOP/scripts/debug-kernel.sh" "$k" \
-				> "$logdir/debug-build-$k.log" 2>&1 ||
-				! envfile=$("$ZCACHE_TOP/scripts/debug-kernel.sh" "$k"); then
+			if ! envfile=$("$ZCACHE_TOP/scripts/debug-kernel.sh" "$k" \
+				2> "$logdir/debug-build-$k.log"); then
 				fail "[$k] build the debug kernel" "log: $logdir/debug-build-$k.log"
 				tail -n 20 "$logdir/debug-build-$k.log" | sed 's/^/    /'
 				continue
@@ -347,7 +335,7 @@ done
 if [ -n "$debug_kernels" ]; then
 	log "stock kernels done after $(( $(date +%s) - start )) s; waiting for the debug kernels"
 	wait "$debug_chain"
-	relay_counted < "$debug_out"
+	relay < "$debug_out"
 fi
 log "suite took $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed"
