@@ -13,11 +13,14 @@
 # make lint            checkpatch --strict, W=1, sparse, kernel-doc
 # make dkms-install    register, build and install with DKMS (as root)
 # make dkms-remove     remove it from DKMS again
+# make deb             the Debian packages zcache-dkms and zcache-tools,
+#                      with debhelper and dh-dkms, into build-deb/
 # make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.1
-VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+# The version has one source: the first line of debian/changelog.
+VERSION := $(shell sed -n '1s/^zcache [(]\([^ ]*\)[)].*/\1/p' debian/changelog)
 DKMS_SRC := /usr/src/zcache-$(VERSION)
 DKMS_FILES := Kbuild Makefile dkms.conf *.c *.h attach compress tests/kmod
 
@@ -49,6 +52,7 @@ lint:
 dkms-install:
 	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
 	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
+	sed -i 's/#MODULE_VERSION#/$(VERSION)/' $(DKMS_SRC)/dkms.conf
 	dkms add zcache/$(VERSION)
 	dkms build zcache/$(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
 	dkms install zcache/$(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
@@ -57,4 +61,10 @@ dkms-remove:
 	-dkms remove zcache/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-.PHONY: all modules clean demo check bench soak lint dkms-install dkms-remove
+deb:
+	scripts/mkdeb.sh build-deb
+
+version:
+	@echo $(VERSION)
+
+.PHONY: all modules clean demo check bench soak lint dkms-install dkms-remove deb version

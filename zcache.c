@@ -1228,3 +1228,4 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The zcache developers");
 MODULE_DESCRIPTION("Compressed cache for swap pages, in front of zswap's hooks");
 MODULE_SOFTDEP("pre: zsmalloc");
+MODULE_VERSION(ZCACHE_VERSION);

@@ -15,7 +15,7 @@ envfile=${1:?envfile}
 out=$ZCACHE_CACHE/build/$KVER-$(printf %s "$ZCACHE_TOP" | sha256sum | cut -c1-8)
 rm -rf "$out"
 mkdir -p "$out/src"
-(cd "$ZCACHE_TOP" && tar -cf - Kbuild Makefile ./*.c ./*.h attach compress tests/kmod) |
+(cd "$ZCACHE_TOP" && tar -cf - Kbuild Makefile dkms.conf debian/changelog ./*.c ./*.h attach compress tests/kmod) |
 	tar -xf - -C "$out/src"
 
 if ! make -C "$KDIR" M="$out/src" W=1 modules > "$out/build.log" 2>&1; then

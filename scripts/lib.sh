@@ -48,6 +48,23 @@ need_pkgs() {
 	apt_install "${missing[@]}" || die "cannot install ${missing[*]}"
 }
 
+# Print the path of promtool, from Debian's prometheus package: downloaded
+# and unpacked into the cache, never installed (its postinst would set up
+# a Prometheus server on this machine).
+promtool_path() {
+	local dir=$ZCACHE_CACHE/tools/prometheus deb
+	if [ ! -x "$dir/usr/bin/promtool" ]; then
+		apt_ready
+		rm -rf "$dir" && mkdir -p "$dir"
+		(cd "$dir" && apt-get download -qq prometheus >/dev/null 2>&1) ||
+			die "cannot download Debian's prometheus package (for promtool)"
+		deb=$(ls "$dir"/prometheus_*.deb)
+		dpkg-deb -x "$deb" "$dir" && rm -f "$deb" ||
+			die "cannot unpack $deb"
+	fi
+	echo "$dir/usr/bin/promtool"
+}
+
 need_host_tools() {
 	need_pkgs qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static \
 		cpio:cpio depmod:kmod gcc:gcc make:make \

@@ -21,7 +21,11 @@ install -m 0755 "$ZCACHE_TOP/tests/guest/init" "$stage/init"
 cp "$ZCACHE_TOP"/tests/guest/*.sh "$stage/tests/"
 cp "$ZCACHE_TOP/bench/guest.sh" "$stage/tests/bench.sh"
 cp "$build/swaptest" "$stage/bin/swaptest"
-install -m 0755 "$ZCACHE_TOP/scripts/zcache-stat" "$ZCACHE_TOP/scripts/zcache-load" "$stage/bin/"
+# The tools as the zcache-tools package installed them, where the host
+# test installed it (scripts/deb-test.sh), else from the tree.
+tools=$ZCACHE_TOP/scripts
+[ -x "$build/tools/zcache-stat" ] && [ -x "$build/tools/zcache-load" ] && tools=$build/tools
+install -m 0755 "$tools/zcache-stat" "$tools/zcache-load" "$stage/bin/"
 cp "$build"/*.ko "$stage/zcache/"
 
 # Modules, dependencies first, in the order modprobe would load them.

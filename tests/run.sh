@@ -141,6 +141,20 @@ judge_log() {
 			fail "[$k] $g: zcache-stat --json is valid JSON with the stats" "$line"
 		fi
 	done < <(tr -d '\r' < "$log" | grep -a '^ZT: JSON ')
+	# zcache-stat --prometheus, as node-exporter would read it.
+	if tr -d '\r' < "$log" | grep -aq '^ZT: PROM '; then
+		local prom out
+		prom=$(promtool_path 2>&1) || prom=""
+		if [ -z "$prom" ]; then
+			fail "[$k] $g: promtool check metrics passes on zcache-stat --prometheus" "no promtool"
+		elif out=$(tr -d '\r' < "$log" | sed -n 's/^ZT: PROM //p' | "$prom" check metrics 2>&1); then
+			pass "[$k] $g: promtool check metrics passes on zcache-stat --prometheus"
+		else
+			fail "[$k] $g: promtool check metrics passes on zcache-stat --prometheus" "$out"
+		fi
+	elif [[ ",$g," == *,tools,* ]]; then
+		fail "[$k] $g: zcache-stat --prometheus printed its metrics"
+	fi
 	# A shell error in a guest script (a test that cannot run is no test).
 	shell_bad=$(tr -d '\r' < "$log" |
 		grep -aE '^(/init|/bin/sh|sh): .*(line [0-9]+: |: not found$)')
@@ -219,11 +233,19 @@ kernel_suite() {
 	case $k in
 	6.1|6.12) relay "$k" < <("$ZCACHE_TOP/scripts/lint.sh" "$envfile" 2>&1) ;;
 	esac
-	# DKMS for real needs the kernel's headers package installed on this
-	# machine; 6.1's installs cleanly on Debian 12, 6.12's drags in an image.
+	# The README's and zcache(4)'s tables against the module, once.
+	if [ "$k" = 6.1 ]; then
+		relay "$k" < <("$ZCACHE_TOP/scripts/doc-check.sh" "$build/zcache.ko" 2>&1)
+	fi
+	# DKMS for real, by make dkms-install and by the Debian packages,
+	# needs the kernel's headers package installed on this machine; 6.1's
+	# installs cleanly on Debian 12, 6.12's drags in an image.
+	# (What an earlier run's package test left here would be stale.)
+	rm -rf "$build/tools" "$build/zcache-dkms.ko"
 	case "$k: $groups_6_1 " in
-	"6.1: "*" tools "*)
-		relay "$k" < <("$ZCACHE_TOP/scripts/dkms-test.sh" "$envfile" "$build" 2>&1) ;;
+	"6.1: tools "*|"6.1: "*" tools "*)
+		relay "$k" < <("$ZCACHE_TOP/scripts/dkms-test.sh" "$envfile" "$build" 2>&1)
+		relay "$k" < <("$ZCACHE_TOP/scripts/deb-test.sh" "$envfile" "$build" 2>&1) ;;
 	esac
 
 	initrd=$build/initramfs.gz

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# Group "tools": the operator tools in the guest.  zcache-load attaches the
-# DKMS-built module (when the host built one), zcache-stat's figures match
-# the debugfs files, and both fail clearly when they should.
+# Group "tools": the operator tools in the guest, as the zcache-tools
+# package installed them when the host built and installed the packages.
+# zcache-load attaches the module DKMS built from zcache-dkms (when the
+# host built one), zcache-stat's figures (screen, --raw, --json,
+# --prometheus) match the debugfs files, and both fail clearly when they
+# should.
 
 check "tools: zcache-stat without zcache exits 1 with a message" sh -c \
 	'! zcache-stat 2>/tmp/zs.err && grep -q "zcache is not loaded" /tmp/zs.err'
@@ -33,6 +36,25 @@ raw_matches_debugfs() {
 	done < /tmp/before
 	return 0
 }
+# The same for --prometheus: a counter is zcache_STAT_total, a gauge
+# zcache_STAT, or zcache_STAT_bytes for pool_total_size.
+prom_matches_debugfs() {
+	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/before
+	zcache-stat --prometheus > /tmp/prom
+	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/after
+	while read -r k a; do
+		b=$(sed -n "s/^$k //p" /tmp/after)
+		got=$(awk -v k="$k" '$1 == "zcache_" k || $1 == "zcache_" k "_total" ||
+			$1 == "zcache_" k "_bytes" { print $2 }' /tmp/prom)
+		lo=$a hi=$b
+		[ "$a" -gt "$b" ] && lo=$b hi=$a
+		if [ -z "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
+			echo "    $k: zcache-stat --prometheus says '$got', debugfs '$a' then '$b'"
+			return 1
+		fi
+	done < /tmp/before
+	return 0
+}
 at_checkpoint() {
 	zcache-stat | sed 's/^/    /'
 	check "tools: zcache-stat --raw equals every debugfs file" raw_matches_debugfs
@@ -41,6 +63,20 @@ at_checkpoint() {
 	check "tools: zcache-stat reports the compression ratio" sh -c \
 		'zcache-stat | grep -q "^ratio  *[0-9]*\.[0-9][0-9] without zero pages"'
 	echo "ZT: JSON $(zcache-stat --json)"
+	# --prometheus, written as node-exporter's textfile collector reads
+	# it.  The host runs promtool on it (ZT: PROM lines); here every
+	# stat must be there under its metric, with debugfs's value.
+	check "tools: zcache-stat --prometheus --output writes the file" \
+		zcache-stat --prometheus --output /tmp/zcache.prom
+	check "tools: --output leaves no temporary file behind" sh -c \
+		'! ls /tmp/zcache.prom.tmp.* 2>/dev/null'
+	check "tools: --prometheus has every debugfs stat, with its value" \
+		prom_matches_debugfs
+	check "tools: --prometheus has the pool limit and the ratio" sh -c \
+		'grep -q "^zcache_pool_limit_bytes [1-9]" /tmp/zcache.prom && grep -q "^zcache_compression_ratio [0-9]*\.[0-9]" /tmp/zcache.prom'
+	check "tools: the module version is set and in zcache_info" sh -c \
+		'v=$(cat /sys/module/zcache/version) && [ -n "$v" ] && [ "$v" != unknown ] && grep -q "^zcache_info{.*version=\"$v\"} 1\$" /tmp/zcache.prom'
+	sed 's/^/ZT: PROM /' /tmp/zcache.prom
 	# Two screens, however long a redraw takes on a loaded host (up
 	# to a minute: a bound, not a timing).
 	zcache-stat --watch 1 > /tmp/watch &
