@@ -44,7 +44,7 @@ else
 	ko "dkms status shows zcache installed for $KVER"
 fi
 make -s dkms-remove >/dev/null 2>&1
-if [ -z "$(dkms status zcache)" ] && [ ! -e "/usr/src/zcache-$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)" ]; then
+if [ -z "$(dkms status zcache)" ] && [ ! -e "/usr/src/zcache-$(make -s version)" ]; then
 	ok "make dkms-remove removes it"
 else
 	ko "make dkms-remove removes it"
