@@ -20,7 +20,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.1
 # The version has one source: the first line of debian/changelog.
-VERSION := $(shell sed -n '1s/^zcache [(]\([^ ]*\)[)].*/\1/p' debian/changelog)
+VERSION := $(shell sed -n '1s/^zcache [(]\([^ ]*\)[)].*/\1/p' debian/changelog 2>/dev/null)
 DKMS_SRC := /usr/src/zcache-$(VERSION)
 DKMS_FILES := Kbuild Makefile dkms.conf *.c *.h attach compress tests/kmod
 

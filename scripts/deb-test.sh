@@ -27,6 +27,17 @@ check() {
 	if "$@"; then ok "$what"; else ko "$what"; fi
 }
 
+installed_pkgs() {
+	dpkg-query -W -f '${db:Status-Abbrev} ${Package} ${Version}\n' |
+		awk '$1 ~ /^.i/ { print $2, $3 }' | sort
+}
+# A package of a run that failed half-way: gone first.
+apt-get purge -y -qq zcache-dkms zcache-tools >/dev/null 2>&1
+# The machine's packages before anything here installs one: building the
+# packages, checking and installing them pulls in more, and all of it goes
+# again at the end.
+before=$(installed_pkgs)
+
 # What building and installing need (the dkms test before this one
 # installed dkms and the headers; a run of this script alone does too).
 need_pkgs dkms:dkms lintian:lintian openssl:openssl dpkg-buildpackage:dpkg-dev \
@@ -38,12 +49,6 @@ if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
 fi
 cd "$ZCACHE_TOP" || exit 1
 version=$(make -s version)
-installed_pkgs() {
-	dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' | awk '$1 ~ /^.i/ { print $2 }' | sort
-}
-# A package of a run that failed half-way: gone first.
-apt-get purge -y -qq zcache-dkms zcache-tools >/dev/null 2>&1
-before=$(installed_pkgs)
 
 debs=$build/deb
 rm -rf "$debs"
@@ -54,8 +59,11 @@ else
 	tail -n 30 "$build/deb-build.log" | sed 's/^/    /'
 	exit 1
 fi
-if lint=$(lintian --fail-on error,warning --display-level '>=warning' \
-	"$debs"/zcache_"$version"_*.changes 2>&1 | grep -v '^running with root privileges'); [ -z "$lint" ]; then
+lint=$(lintian --fail-on error,warning --display-level '>=warning' \
+	"$debs"/zcache_"$version"_*.changes 2>&1)
+lint_rc=$?
+lint=$(echo "$lint" | grep -v '^running with root privileges')
+if [ $lint_rc = 0 ] && [ -z "$lint" ]; then
 	ok "lintian: no error, no warning"
 else
 	ko "lintian: no error, no warning" "$(echo "$lint" | head -n 10)"
@@ -90,26 +98,27 @@ signer=$(modinfo -F signer "$build/zcache-dkms.ko" 2>/dev/null)
 check "the module is signed (signer '$signer') with the key in /var/lib/dkms/mok.pub" \
 	sh -c "[ -n '$signer' ] && [ -s /var/lib/dkms/mok.pub ]"
 rm -rf "$build/tools" && mkdir -p "$build/tools"
-check "zcache-load and zcache-stat are on the PATH" \
-	sh -c 'command -v zcache-load >/dev/null && command -v zcache-stat >/dev/null'
-cp "$(command -v zcache-load)" "$(command -v zcache-stat)" "$build/tools/" 2>/dev/null
+check "zcache-tools put zcache-load and zcache-stat in /usr/sbin" sh -c \
+	'dpkg -L zcache-tools | grep -qx /usr/sbin/zcache-load && dpkg -L zcache-tools | grep -qx /usr/sbin/zcache-stat && [ -x /usr/sbin/zcache-load ] && [ -x /usr/sbin/zcache-stat ]'
+cp /usr/sbin/zcache-load /usr/sbin/zcache-stat "$build/tools/" 2>/dev/null
 check "zcache-stat, as installed, runs (and says zcache is not loaded here)" \
-	sh -c 'ZCACHE_PARAMS=/nonexistent zcache-stat 2>/tmp/zcache-stat.err; [ $? = 1 ] && grep -q "zcache is not loaded" /tmp/zcache-stat.err'
+	sh -c 'ZCACHE_PARAMS=/nonexistent /usr/sbin/zcache-stat 2>/tmp/zcache-stat.err; [ $? = 1 ] && grep -q "zcache is not loaded" /tmp/zcache-stat.err'
 for page in zcache.4 zcache-load.8 zcache-stat.8; do
 	f=/usr/share/man/man${page##*.}/$page.gz
 	warn=$( [ -e "$f" ] && LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
 		man --warnings -E UTF-8 -l -Tutf8 -Z "$f" 2>&1 >/dev/null || echo "missing $f")
 	check "man -l $page renders without warnings${warn:+ ($warn)}" [ -z "$warn" ]
 done
-check "zcache.service installed, and disabled" sh -c \
-	'[ -f /lib/systemd/system/zcache.service ] && ! ls /etc/systemd/system/*.wants/zcache.service 2>/dev/null'
+check "zcache.service installed, and disabled; the swap units ordered after it" sh -c \
+	'[ -f /lib/systemd/system/zcache.service ] && ! ls /etc/systemd/system/*.wants/zcache.service 2>/dev/null && grep -qx "After=zcache.service" /lib/systemd/system/swap.d/zcache.conf'
 
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq zcache-dkms zcache-tools \
 	> "$build/deb-purge.log" 2>&1 || ko "apt-get purge zcache-dkms zcache-tools"
 left=$( {
 	dkms status zcache
 	ls -d /usr/src/zcache-* /var/lib/dkms/zcache /lib/modules/*/updates/dkms/zcache.ko* \
-		/lib/systemd/system/zcache.service /etc/systemd/system/*zcache* \
+		/lib/systemd/system/zcache.service /lib/systemd/system/swap.d/zcache.conf \
+		/etc/systemd/system/*zcache* \
 		/usr/sbin/zcache-load /usr/sbin/zcache-stat /usr/share/man/man4/zcache.4.gz \
 		/usr/share/doc/zcache-dkms /usr/share/doc/zcache-tools 2>/dev/null
 	dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' 'zcache-*' 2>/dev/null | grep -v '^un '
@@ -117,9 +126,15 @@ left=$( {
 check "purge leaves nothing: no DKMS tree, nothing under /usr/src, no unit${left:+ (left: $left)}" \
 	[ -z "$left" ]
 # What the install pulled in goes too.
-extra=$(comm -13 <(echo "$before") <(installed_pkgs) | tr '\n' ' ')
-[ -n "$extra" ] && DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $extra >/dev/null 2>&1
+# What this script installed goes (the build tools, lintian, and what the
+# packages pulled in), by name; a package whose version changed is not
+# put back, and fails the check.
+extra=$(comm -13 <(echo "$before" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | tr '\n' ' ')
+if [ -n "$extra" ]; then
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $extra >/dev/null 2>&1
+fi
 after=$(installed_pkgs)
-check "the machine's packages are as before the install${extra:+ (purged $extra)}" \
+check "the machine's packages (names and versions) are as before${extra:+ (purged $extra)}" \
 	[ "$before" = "$after" ]
 exit $rc

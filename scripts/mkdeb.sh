@@ -26,7 +26,9 @@ mkdir -p "$src"
 cd "$ZCACHE_TOP"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	git ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+		while IFS= read -r -d '' f; do
+			if [ -e "$f" ]; then printf '%s\0' "$f"; fi
+		done |
 		tar --null -T - -cf - | tar -xf - -C "$src"
 else
 	tar --exclude=./build-deb --exclude=./tests/out --exclude='*.o' \

@@ -144,7 +144,7 @@ judge_log() {
 	# zcache-stat --prometheus, as node-exporter would read it.
 	if tr -d '\r' < "$log" | grep -aq '^ZT: PROM '; then
 		local prom out
-		prom=$(promtool_path 2>&1) || prom=""
+		prom=$(promtool_path 2>/dev/null) || prom=""
 		if [ -z "$prom" ]; then
 			fail "[$k] $g: promtool check metrics passes on zcache-stat --prometheus" "no promtool"
 		elif out=$(tr -d '\r' < "$log" | sed -n 's/^ZT: PROM //p' | "$prom" check metrics 2>&1); then
@@ -154,6 +154,20 @@ judge_log() {
 		fi
 	elif [[ ",$g," == *,tools,* ]]; then
 		fail "[$k] $g: zcache-stat --prometheus printed its metrics"
+	fi
+	# The documented parameters and stats against those the guest's
+	# zcache had (the tools group lists them).  $build is kernel_suite's,
+	# whose stock boots are judged here.
+	if tr -d '\r' < "$log" | grep -aq '^ZT: LIST-STAT '; then
+		local lists
+		lists=$(mktemp -d)
+		tr -d '\r' < "$log" | sed -n 's/^ZT: LIST-STAT //p' > "$lists/stats"
+		tr -d '\r' < "$log" | sed -n 's/^ZT: LIST-PARAM //p' > "$lists/params"
+		relay "$k] [$g" < <({ "$ZCACHE_TOP/scripts/doc-check.sh" stats "$lists/stats"
+			"$ZCACHE_TOP/scripts/doc-check.sh" params "${build:?}/zcache.ko" "$lists/params"; } 2>&1)
+		rm -rf "$lists"
+	elif [[ ",$g," == *,tools,* ]]; then
+		fail "[$k] $g: the guest listed its parameters and stats"
 	fi
 	# A shell error in a guest script (a test that cannot run is no test).
 	shell_bad=$(tr -d '\r' < "$log" |
@@ -235,7 +249,8 @@ kernel_suite() {
 	esac
 	# The README's and zcache(4)'s tables against the module, once.
 	if [ "$k" = 6.1 ]; then
-		relay "$k" < <("$ZCACHE_TOP/scripts/doc-check.sh" "$build/zcache.ko" 2>&1)
+		relay "$k" < <({ "$ZCACHE_TOP/scripts/doc-check.sh" params "$build/zcache.ko"
+			"$ZCACHE_TOP/scripts/doc-check.sh" stats; } 2>&1)
 	fi
 	# DKMS for real, by make dkms-install and by the Debian packages,
 	# needs the kernel's headers package installed on this machine; 6.1's

@@ -16,6 +16,9 @@ check "tools: zcache-load attaches $module" zcache-load "$module" compressor=zst
 check "tools: zcache-load passed the parameters on" [ "$(param compressor)" = zstd ]
 check "tools: zcache-load on a loaded zcache is a no-op" zcache-load "$module"
 swap_on /dev/vda
+# What this zcache has, for the host to compare with the documentation.
+for f in "$ZC"/*; do echo "ZT: LIST-STAT ${f##*/}"; done
+for f in "$ZP"/*; do echo "ZT: LIST-PARAM ${f##*/}"; done
 
 # zcache-stat --raw against the debugfs files, while the pages are held.
 # Other tasks still fault a little, so every value must lie between a
@@ -29,7 +32,10 @@ raw_matches_debugfs() {
 		got=$(sed -n "s/^$k=//p" /tmp/raw)
 		lo=$a hi=$b
 		[ "$a" -gt "$b" ] && lo=$b hi=$a
-		if [ -z "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
+		case $got in
+		''|*[!0-9]*) got="not a number: '$got'" ;;
+		esac
+		if [ "${got#not a number}" != "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
 			echo "    $k: zcache-stat says '$got', debugfs '$a' then '$b'"
 			return 1
 		fi
@@ -48,7 +54,10 @@ prom_matches_debugfs() {
 			$1 == "zcache_" k "_bytes" { print $2 }' /tmp/prom)
 		lo=$a hi=$b
 		[ "$a" -gt "$b" ] && lo=$b hi=$a
-		if [ -z "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
+		case $got in
+		''|*[!0-9]*) got="not a number: '$got'" ;;
+		esac
+		if [ "${got#not a number}" != "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
 			echo "    $k: zcache-stat --prometheus says '$got', debugfs '$a' then '$b'"
 			return 1
 		fi
@@ -101,3 +110,8 @@ check "tools: zcache-stat rejects a bad option" sh -c '! zcache-stat --watch x 2
 
 swapoff /dev/vda
 check "tools: rmmod" rmmod zcache
+# A metrics file outlives the module it describes: it must say so.
+check "tools: without zcache, --prometheus --output exits 1" sh -c \
+	'! zcache-stat --prometheus --output /tmp/zcache.prom 2>/dev/null'
+check "tools: ... and the file says zcache_up 0, and nothing else" sh -c \
+	'grep -qx "zcache_up 0" /tmp/zcache.prom && [ "$(grep -vc "^#" /tmp/zcache.prom)" = 1 ]'
