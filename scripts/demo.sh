@@ -24,4 +24,4 @@ log "booting $KVER with 256 MB of RAM (TCG); console log in $log"
 tr -d '\r' < "$log" | sed 's/^.*ZT: BEGIN/ZT: BEGIN/' |
 	sed -n '/^ZT: BEGIN/,/^ZT: DMESG-BEGIN/p' | grep -v '^ZT: DMESG-BEGIN' |
 	grep -v '^\[ *[0-9.]*\] ' | sed 's/^ZT: //'
-tr -d '\r' < "$log" | grep -q '^ZT: PASS demo' || die "the demo failed; see $log"
+grep -aq '^ZT: PASS demo' "$log" || die "the demo failed; see $log"

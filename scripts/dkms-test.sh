@@ -38,7 +38,7 @@ case $built in
 *)       false ;;
 esac && ok "DKMS installed zcache.ko under /lib/modules/$KVER/updates/dkms" ||
 	ko "DKMS installed zcache.ko under /lib/modules/$KVER/updates/dkms"
-if dkms status zcache | grep -q "$KVER.*installed"; then
+if dkms status zcache | grep -c "$KVER.*installed" >/dev/null; then
 	ok "dkms status shows zcache installed for $KVER"
 else
 	ko "dkms status shows zcache installed for $KVER"

@@ -117,6 +117,14 @@ expected_warn_strip() {
 		END { flush() }'
 }
 
+# log_has PATTERN LOG: a line of LOG (CRs dropped) matches PATTERN.  Not
+# grep -q: under pipefail, a grep that quits at the first match leaves
+# tr writing into a closed pipe, and the SIGPIPE it dies of fails the
+# pipeline (seen on the debug kernels' logs of several MB).
+log_has() {
+	tr -d '\r' < "$2" | grep -ac -- "$1" > /dev/null
+}
+
 # Count the guest's verdicts in LOG for GROUP on KERNEL.
 judge_log() {
 	local k=$1 g=$2 log=$3 line dmesg_bad
@@ -127,7 +135,7 @@ judge_log() {
 		esac
 	done < <(tr -d '\r' < "$log" | grep -a '^ZT: \(PASS\|FAIL\) ')
 
-	if ! tr -d '\r' < "$log" | grep -aq '^ZT: END'; then
+	if ! log_has '^ZT: END' "$log"; then
 		fail "[$k] $g: guest ran to the end" "no END marker (crash or hang); tail of $log:"
 		tail -n 40 "$log" | sed 's/^/    /'
 		return
@@ -142,7 +150,7 @@ judge_log() {
 		fi
 	done < <(tr -d '\r' < "$log" | grep -a '^ZT: JSON ')
 	# zcache-stat --prometheus, as node-exporter would read it.
-	if tr -d '\r' < "$log" | grep -aq '^ZT: PROM '; then
+	if log_has '^ZT: PROM ' "$log"; then
 		local prom out
 		prom=$(promtool_path 2>/dev/null) || prom=""
 		if [ -z "$prom" ]; then
@@ -158,7 +166,7 @@ judge_log() {
 	# The documented parameters and stats against those the guest's
 	# zcache had (the tools group lists them).  $build is kernel_suite's,
 	# whose stock boots are judged here.
-	if tr -d '\r' < "$log" | grep -aq '^ZT: LIST-STAT '; then
+	if log_has '^ZT: LIST-STAT ' "$log"; then
 		local lists
 		lists=$(mktemp -d)
 		tr -d '\r' < "$log" | sed -n 's/^ZT: LIST-STAT //p' > "$lists/stats"
@@ -187,7 +195,7 @@ judge_log() {
 	# failure and says so ("expect one decompression warning"): the
 	# first warning block whose message it is, in each copy of the log.
 	expect_warn=0
-	tr -d '\r' < "$log" | grep -aq 'ZT: INFO expect one decompression warning' &&
+	log_has '^ZT: INFO expect one decompression warning' "$log" &&
 		expect_warn=1
 	# KCSAN (the LINE-kcsan kernel) reports data races anywhere in the
 	# kernel; a report is zcache's, and a fault, if a frame of either
