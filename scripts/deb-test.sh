@@ -42,11 +42,7 @@ before=$(installed_pkgs)
 # installed dkms and the headers; a run of this script alone does too).
 need_pkgs dkms:dkms lintian:lintian openssl:openssl dpkg-buildpackage:dpkg-dev \
 	dh:debhelper /usr/bin/dh_dkms:dh-dkms fakeroot:fakeroot
-if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
-	apt_ready
-	log "installing linux-headers-$KVER for DKMS"
-	apt_install "linux-headers-$KVER" || { ko "install linux-headers-$KVER"; exit 1; }
-fi
+need_kernel_headers "$KVER" || { ko "install linux-headers-$KVER"; exit 1; }
 cd "$ZCACHE_TOP" || exit 1
 version=$(make -s version)
 

@@ -17,11 +17,7 @@ ok() { echo "PASS dkms: $1"; }
 ko() { echo "FAIL dkms: $1"; rc=1; }
 
 need_pkgs dkms:dkms
-if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
-	apt_ready
-	log "installing linux-headers-$KVER for DKMS"
-	apt_install "linux-headers-$KVER" || { ko "install linux-headers-$KVER"; exit 1; }
-fi
+need_kernel_headers "$KVER" || { ko "install linux-headers-$KVER"; exit 1; }
 
 cd "$ZCACHE_TOP" || exit 1
 make -s dkms-remove >/dev/null 2>&1

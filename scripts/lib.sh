@@ -65,6 +65,14 @@ promtool_path() {
 	echo "$dir/usr/bin/promtool"
 }
 
+# The headers package of kernel KVER, which DKMS builds against.
+need_kernel_headers() {
+	[ -e "/lib/modules/$1/build/Makefile" ] && return 0
+	apt_ready
+	log "installing linux-headers-$1 for DKMS"
+	apt_install "linux-headers-$1"
+}
+
 need_host_tools() {
 	need_pkgs qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static \
 		cpio:cpio depmod:kmod gcc:gcc make:make \

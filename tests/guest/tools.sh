@@ -20,53 +20,41 @@ swap_on /dev/vda
 for f in "$ZC"/*; do echo "ZT: LIST-STAT ${f##*/}"; done
 for f in "$ZP"/*; do echo "ZT: LIST-PARAM ${f##*/}"; done
 
-# zcache-stat --raw against the debugfs files, while the pages are held.
-# Other tasks still fault a little, so every value must lie between a
-# debugfs read just before and one just after.
-raw_matches_debugfs() {
+# zcache-stat's figures against the debugfs files, while the pages are
+# held.  Other tasks still fault a little, so every value must lie between
+# a debugfs read just before and one just after.
+# matches_debugfs OPTION FILE GET: run zcache-stat OPTION into FILE; GET
+# NAME prints its figure for stat NAME from FILE.
+matches_debugfs() {
 	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/before
-	zcache-stat --raw > /tmp/raw
+	zcache-stat "$1" > "$2"
 	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/after
 	while read -r k a; do
 		b=$(sed -n "s/^$k //p" /tmp/after)
-		got=$(sed -n "s/^$k=//p" /tmp/raw)
+		got=$("$3" "$k" "$2")
 		lo=$a hi=$b
 		[ "$a" -gt "$b" ] && lo=$b hi=$a
 		case $got in
 		''|*[!0-9]*) got="not a number: '$got'" ;;
 		esac
 		if [ "${got#not a number}" != "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
-			echo "    $k: zcache-stat says '$got', debugfs '$a' then '$b'"
+			echo "    $k: zcache-stat $1 says '$got', debugfs '$a' then '$b'"
 			return 1
 		fi
 	done < /tmp/before
 	return 0
 }
-# The same for --prometheus: a counter is zcache_STAT_total, a gauge
-# zcache_STAT, or zcache_STAT_bytes for pool_total_size.
-prom_matches_debugfs() {
-	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/before
-	zcache-stat --prometheus > /tmp/prom
-	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/after
-	while read -r k a; do
-		b=$(sed -n "s/^$k //p" /tmp/after)
-		got=$(awk -v k="$k" '$1 == "zcache_" k || $1 == "zcache_" k "_total" ||
-			$1 == "zcache_" k "_bytes" { print $2 }' /tmp/prom)
-		lo=$a hi=$b
-		[ "$a" -gt "$b" ] && lo=$b hi=$a
-		case $got in
-		''|*[!0-9]*) got="not a number: '$got'" ;;
-		esac
-		if [ "${got#not a number}" != "$got" ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
-			echo "    $k: zcache-stat --prometheus says '$got', debugfs '$a' then '$b'"
-			return 1
-		fi
-	done < /tmp/before
-	return 0
+raw_figure() { sed -n "s/^$1=//p" "$2"; }
+# a counter is zcache_STAT_total, a gauge zcache_STAT, or zcache_STAT_bytes
+# for pool_total_size
+prom_figure() {
+	awk -v k="$1" '$1 == "zcache_" k || $1 == "zcache_" k "_total" ||
+		$1 == "zcache_" k "_bytes" { print $2 }' "$2"
 }
 at_checkpoint() {
 	zcache-stat | sed 's/^/    /'
-	check "tools: zcache-stat --raw equals every debugfs file" raw_matches_debugfs
+	check "tools: zcache-stat --raw equals every debugfs file" \
+		matches_debugfs --raw /tmp/raw raw_figure
 	check "tools: zcache-stat --raw has the derived figures" sh -c \
 		'grep -q "^ratio=[0-9]" /tmp/raw && grep -q "^saved_bytes=[0-9]" /tmp/raw && grep -q "^pool_limit_bytes=[0-9]" /tmp/raw'
 	check "tools: zcache-stat reports the compression ratio" sh -c \
@@ -80,7 +68,7 @@ at_checkpoint() {
 	check "tools: --output leaves no temporary file behind" sh -c \
 		'! ls /tmp/zcache.prom.tmp.* 2>/dev/null'
 	check "tools: --prometheus has every debugfs stat, with its value" \
-		prom_matches_debugfs
+		matches_debugfs --prometheus /tmp/prom prom_figure
 	check "tools: --prometheus has the pool limit and the ratio" sh -c \
 		'grep -q "^zcache_pool_limit_bytes [1-9]" /tmp/zcache.prom && grep -q "^zcache_compression_ratio [0-9]*\.[0-9]" /tmp/zcache.prom'
 	check "tools: the module version is set and in zcache_info" sh -c \
