@@ -28,12 +28,12 @@ same() {
 }
 
 params() {
-	local ko=$1 list=${2:-} names name desc def mod_params="" readme_params man_params
+	local ko=$1 list=${2:-} names name desc def mod_params="" readme_params man_params from
 	# Parameters as "name default", the default from the description.
 	if [ -n "$list" ]; then
-		names=$(sort -u "$list")
+		names=$(sort -u "$list") from="the guest's sysfs"
 	else
-		names=$(modinfo -F parm "$ko" | sed -n 's/^\([a-z_]*\):.*/\1/p')
+		names=$(modinfo -F parm "$ko" | sed -n 's/^\([a-z_]*\):.*/\1/p') from=modinfo
 	fi
 	for name in $names; do
 		desc=$(modinfo -F parm "$ko" | sed -n "s/^$name://p")
@@ -52,9 +52,9 @@ params() {
 		p && name != "" && /^Default / { d = $2; sub(/[;,].*/, "", d); print name, d; name = "" }
 		{ prev = $0 }' "$top/man/zcache.4")
 	[ -n "$mod_params" ] || { echo "FAIL docs: modinfo shows no parameter of $ko"; exit 1; }
-	same "README's parameter table: every parameter, with its default (as modinfo)" \
+	same "README's parameter table: every parameter of $from, with its default (as modinfo)" \
 		"$mod_params" "$readme_params"
-	same "zcache(4): every parameter, with its default (as modinfo)" \
+	same "zcache(4): every parameter of $from, with its default (as modinfo)" \
 		"$mod_params" "$man_params"
 }
 
