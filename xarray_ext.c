@@ -15,6 +15,12 @@
  * node with no entry; neither is counted, and xa_ext_destroy() frees what
  * is left.
  *
+ * Generations: xa_ext_replace() marks what it stores young and clears the
+ * old mark; erasing an entry clears its marks (xas_store(NULL) does).
+ * xa_ext_find_old() hands out old entries and flips the generations once
+ * none is left, so that the entries stored since the last flip become the
+ * old ones.  Value entries are never marked: they cost nothing to keep.
+ *
  * Locking: xa_lock is a plain spinlock (the array is never touched from
  * interrupts).  The occupancy callbacks and @release of xa_ext_drain() run
  * under it and must not sleep.
@@ -56,6 +62,22 @@ static bool xa_ext_retry(struct xa_state *xas, gfp_t gfp)
 	return xas_nomem(xas, gfp);
 }
 
+static inline xa_mark_t xa_ext_gen(unsigned int young)
+{
+	return young ? XA_EXT_GEN_1 : XA_EXT_GEN_0;
+}
+
+/* Make the entry at @xas young, under xa_lock; a value entry has no mark. */
+static void xa_ext_mark_young(struct xa_ext *xe, struct xa_state *xas,
+			      void *entry)
+{
+	if (xa_is_value(entry))
+		xas_clear_mark(xas, xa_ext_gen(xe->young));
+	else
+		xas_set_mark(xas, xa_ext_gen(xe->young));
+	xas_clear_mark(xas, xa_ext_gen(!xe->young));
+}
+
 static void xa_ext_get(struct xa_ext *xe)
 {
 	WRITE_ONCE(xe->nr_entries, xe->nr_entries + 1);
@@ -81,6 +103,7 @@ void xa_ext_init(struct xa_ext *xe, const struct xa_ext_occupancy *occ)
 	xa_init(&xe->xa);
 	xe->nr_entries = 0;
 	xe->occ = occ;
+	xe->young = 0;
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_init, ZCACHE_INTERNAL);
 
@@ -141,7 +164,9 @@ ALLOW_ERROR_INJECTION(xa_ext_reserve, ERRNO);
  * @gfp:   allocation flags for tree nodes
  * @old:   out: the replaced entry, or NULL
  *
- * Replacing a reservation or an empty slot adds an entry to the count;
+ * The new entry is young, whatever the old one was (a value entry has no
+ * generation).  Replacing a reservation or an empty slot adds an entry to
+ * the count;
  * if it is the first, @xe->occ->first is asked before it goes in.  A
  * failed node allocation leaves the count as it was, whatever empty nodes
  * it left behind.
@@ -176,11 +201,14 @@ int xa_ext_replace(struct xa_ext *xe, unsigned long index, void *entry,
 		if (xas_error(&xas)) {
 			if (took_first)
 				occ->last(xe);
-		} else if (curr) {
-			*old = curr;
-		} else {
-			xa_ext_get(xe);
+			xas_unlock(&xas);
+			continue;
 		}
+		xa_ext_mark_young(xe, &xas, entry);
+		if (curr)
+			*old = curr;
+		else
+			xa_ext_get(xe);
 		xas_unlock(&xas);
 	} while (xa_ext_retry(&xas, gfp));
 
@@ -350,3 +378,117 @@ unsigned long xa_ext_count_nodes(struct xa_ext *xe)
 	return nodes;
 }
 EXPORT_SYMBOL_NS_GPL(xa_ext_count_nodes, ZCACHE_INTERNAL);
+
+/* The first entry marked @mark (XA_PRESENT: any) from *@index on, wrapping */
+static void *xa_ext_find_wrap(struct xa_ext *xe, unsigned long *index,
+			      xa_mark_t mark)
+{
+	unsigned long start = *index, i = start;
+	void *entry;
+
+	entry = xa_find(&xe->xa, &i, ULONG_MAX, mark);
+	if (!entry && start) {
+		i = 0;
+		entry = xa_find(&xe->xa, &i, start - 1, mark);
+	}
+	if (entry)
+		*index = i;
+	return entry;
+}
+
+/**
+ * xa_ext_find_from() - the next entry, from a cursor on
+ * @xe:    the index
+ * @index: in: where to start looking; out: the index of the entry found
+ *
+ * Looks from *@index to the end, then from the start; reservations are
+ * not entries.  The entry may be gone by the time the caller looks at it.
+ *
+ * Context: any; takes the RCU read lock.
+ * Return: an entry, or NULL if the index holds none.
+ */
+void *xa_ext_find_from(struct xa_ext *xe, unsigned long *index)
+{
+	return xa_ext_find_wrap(xe, index, XA_PRESENT);
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_find_from, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_find_old() - the next old entry, from a cursor on
+ * @xe:    the index
+ * @index: in: where to start looking; out: the index of the entry found
+ *
+ * Looks from *@index to the end, then from the start.  If no old entry is
+ * left the generations flip, under xa_lock, unless an old entry appeared
+ * meanwhile: the young entries become old, and the next call finds them.
+ * The entry returned may be gone, or replaced, by the time the caller
+ * looks at it; xa_ext_remove_entry() tells.
+ *
+ * Context: any that may take xa_lock; never sleeps.
+ * Return: an old entry, or NULL if there was none (the generations have
+ * flipped, or the index is empty).
+ */
+void *xa_ext_find_old(struct xa_ext *xe, unsigned long *index)
+{
+	void *entry;
+
+	entry = xa_ext_find_wrap(xe, index, xa_ext_gen(!READ_ONCE(xe->young)));
+	if (entry)
+		return entry;
+
+	xa_lock(&xe->xa);
+	if (!xa_marked(&xe->xa, xa_ext_gen(!xe->young)))
+		WRITE_ONCE(xe->young, !xe->young);
+	xa_unlock(&xe->xa);
+	return NULL;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_find_old, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_make_young() - give an entry a second chance
+ * @xe:    the index
+ * @index: the index
+ * @entry: the entry expected there
+ *
+ * Context: any that may take xa_lock; never sleeps.
+ * Return: true if @index still held @entry, which is now young.
+ */
+bool xa_ext_make_young(struct xa_ext *xe, unsigned long index, void *entry)
+{
+	XA_STATE(xas, &xe->xa, index);
+	bool found;
+
+	xas_lock(&xas);
+	found = xas_load(&xas) == entry;
+	if (found)
+		xa_ext_mark_young(xe, &xas, entry);
+	xas_unlock(&xas);
+	return found;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_make_young, ZCACHE_INTERNAL);
+
+/**
+ * xa_ext_remove_entry() - erase an entry if it is still the one expected
+ * @xe:    the index
+ * @index: the index
+ * @entry: the entry expected there, not NULL
+ *
+ * Context: any that may take xa_lock; never sleeps.
+ * Return: true if @entry was erased; false if @index held anything else.
+ */
+bool xa_ext_remove_entry(struct xa_ext *xe, unsigned long index,
+			 void *entry)
+{
+	XA_STATE(xas, &xe->xa, index);
+	bool found;
+
+	xas_lock(&xas);
+	found = entry && xas_load(&xas) == entry;
+	if (found) {
+		xas_store(&xas, NULL);
+		xa_ext_put(xe);
+	}
+	xas_unlock(&xas);
+	return found;
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_remove_entry, ZCACHE_INTERNAL);

@@ -8,6 +8,11 @@
  * transitions of that count, never whether the array has nodes: a failed
  * insert can leave empty nodes behind, and a reserved slot is a node
  * holding no entry.
+ *
+ * Entries other than value entries also carry a generation, as an XArray
+ * mark (XA_EXT_GEN_0 or XA_EXT_GEN_1): an entry is young when stored, and
+ * becomes old when the index flips its generations, which it does once no
+ * old entry is left.  Marks cost no memory beyond the bits every node has.
  */
 #ifndef _ZCACHE_XARRAY_EXT_H
 #define _ZCACHE_XARRAY_EXT_H
@@ -15,6 +20,10 @@
 #include <linux/xarray.h>
 
 struct xa_ext;
+
+/* The two generation marks */
+#define XA_EXT_GEN_0	XA_MARK_0
+#define XA_EXT_GEN_1	XA_MARK_1
 
 /**
  * struct xa_ext_occupancy - callbacks on an index's empty transitions
@@ -33,11 +42,14 @@ struct xa_ext_occupancy {
  * @nr_entries: entries held, reserved slots not included; written under
  *              xa_lock, may be read locklessly with xa_ext_entries()
  * @occ:        occupancy callbacks, or NULL
+ * @young:      1 if XA_EXT_GEN_1 marks the young generation, 0 if
+ *              XA_EXT_GEN_0 does; written under xa_lock
  */
 struct xa_ext {
 	struct xarray xa;
 	unsigned long nr_entries;
 	const struct xa_ext_occupancy *occ;
+	unsigned int young;
 };
 
 void xa_ext_init(struct xa_ext *xe, const struct xa_ext_occupancy *occ);
@@ -50,6 +62,11 @@ void *xa_ext_remove(struct xa_ext *xe, unsigned long index);
 unsigned long xa_ext_drain(struct xa_ext *xe,
 			   void (*release)(void *entry, void *arg), void *arg);
 unsigned long xa_ext_count_nodes(struct xa_ext *xe);
+void *xa_ext_find_from(struct xa_ext *xe, unsigned long *index);
+void *xa_ext_find_old(struct xa_ext *xe, unsigned long *index);
+bool xa_ext_make_young(struct xa_ext *xe, unsigned long index, void *entry);
+bool xa_ext_remove_entry(struct xa_ext *xe, unsigned long index,
+			 void *entry);
 
 /**
  * xa_ext_load() - the entry at an index, locklessly

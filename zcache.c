@@ -35,8 +35,14 @@
  *
  * A tree that holds entries holds a reference on the module, so rmmod is
  * refused while any page is stored; swapoff (or swapping the pages back
- * in) drains them.  The reference follows the tree's entry count, which
- * changes only under xa_lock (xarray_ext.c).
+ * in) drains them, and so does writeback's drain (enabled=N, drain=Y).
+ * The reference follows the tree's entry count, which changes only under
+ * xa_lock (xarray_ext.c).
+ *
+ * Writeback (writeback.c) sits below the core: it gets the core's
+ * callbacks as a table (zcache_wb_ops) and takes a folio lock, then
+ * xa_lock, and the allocator's locks and a compressor context's mutex
+ * through the callbacks; the store hook refuses the pages it writes.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -56,6 +62,7 @@
 #include <linux/xarray.h>
 
 #include "compress/zcomp.h"
+#include "writeback.h"
 #include "xarray_ext.h"
 #include "zcache.h"
 #include "zpool_glue.h"
@@ -65,8 +72,9 @@
  *********************************/
 static bool zcache_enabled = true;
 static int zcache_bool_set(const char *val, const struct kernel_param *kp);
+static int zcache_enabled_set(const char *val, const struct kernel_param *kp);
 static const struct kernel_param_ops zcache_enabled_ops = {
-	.set = zcache_bool_set,
+	.set = zcache_enabled_set,
 	.get = param_get_bool,
 };
 module_param_cb(enabled, &zcache_enabled_ops, &zcache_enabled, 0644);
@@ -149,6 +157,33 @@ module_param_cb(zero_pages_enabled, &zcache_zero_pages_ops,
 MODULE_PARM_DESC(zero_pages_enabled,
 		 "Keep zero-filled pages as a sentinel, without compressing them (bool, default Y)");
 
+static bool zcache_writeback_enabled = true;
+static bool zcache_shrinker_enabled;
+static int zcache_writeback_param_set(const char *val,
+				      const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_writeback_param_ops = {
+	.set = zcache_writeback_param_set,
+	.get = param_get_bool,
+};
+module_param_cb(writeback_enabled, &zcache_writeback_param_ops,
+		&zcache_writeback_enabled, 0644);
+MODULE_PARM_DESC(writeback_enabled,
+		 "When the pool is full, write its coldest pages to the swap device until it is below accept_threshold_percent (bool, default Y)");
+module_param_cb(shrinker_enabled, &zcache_writeback_param_ops,
+		&zcache_shrinker_enabled, 0644);
+MODULE_PARM_DESC(shrinker_enabled,
+		 "Also write back under memory pressure, before the pool is full (bool, default N)");
+
+static int zcache_drain_set(const char *val, const struct kernel_param *kp);
+static int zcache_drain_get(char *buffer, const struct kernel_param *kp);
+static const struct kernel_param_ops zcache_drain_ops = {
+	.set = zcache_drain_set,
+	.get = zcache_drain_get,
+};
+module_param_cb(drain, &zcache_drain_ops, NULL, 0644);
+MODULE_PARM_DESC(drain,
+		 "Write Y, with enabled=N, to write every stored page back to the swap device (then rmmod needs no swapoff); N stops; reads Y while draining (bool, default N)");
+
 /*********************************
  * data structures
  *********************************/
@@ -229,6 +264,10 @@ enum zcache_stat_item {
 	ZCACHE_REJECT_ALLOC_FAIL,
 	ZCACHE_REJECT_DISABLED,
 	ZCACHE_DECOMPRESS_FAIL,
+	ZCACHE_WRITTEN_BACK,
+	ZCACHE_WRITEBACK_FAIL,
+	ZCACHE_WRITEBACK_SKIP,
+	ZCACHE_WRITEBACK_STALE,
 	ZCACHE_NR_STATS,
 };
 
@@ -246,6 +285,10 @@ static const char * const zcache_stat_names[ZCACHE_NR_STATS] = {
 	[ZCACHE_REJECT_ALLOC_FAIL] = "reject_alloc_fail",
 	[ZCACHE_REJECT_DISABLED] = "reject_disabled",
 	[ZCACHE_DECOMPRESS_FAIL] = "decompress_fail",
+	[ZCACHE_WRITTEN_BACK] = "written_back",
+	[ZCACHE_WRITEBACK_FAIL] = "writeback_fail",
+	[ZCACHE_WRITEBACK_SKIP] = "writeback_skip",
+	[ZCACHE_WRITEBACK_STALE] = "writeback_stale",
 };
 
 /*
@@ -519,6 +562,72 @@ static int zcache_max_compressed_set(const char *val,
 	return zcache_percent_set(val, kp, 10, 100);
 }
 
+/*
+ * enabled=Y ends a drain, before any new page is stored: a drain relies
+ * on no store inserting while it runs.
+ */
+static int zcache_enabled_set(const char *val, const struct kernel_param *kp)
+{
+	struct kernel_param word = *kp;
+	bool enable;
+	int ret;
+
+	word.arg = &enable;
+	ret = zcache_bool_set(val, &word);
+	if (ret)
+		return ret;
+	if (enable && zcache_initialized && zcache_wb_draining())
+		zcache_wb_drain(false);
+	WRITE_ONCE(zcache_enabled, enable);
+	return 0;
+}
+
+/* writeback_enabled and shrinker_enabled */
+static int zcache_writeback_param_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	int ret = zcache_bool_set(val, kp);
+
+	if (!ret && zcache_initialized)
+		zcache_wb_configure(zcache_writeback_enabled,
+				    zcache_shrinker_enabled);
+	return ret;
+}
+
+static int zcache_drain_set(const char *val, const struct kernel_param *kp)
+{
+	struct kernel_param word = *kp;
+	bool start;
+	int ret;
+
+	/* The same words as the other switches; nothing is stored. */
+	word.arg = &start;
+	ret = zcache_bool_set(val, &word);
+	if (ret)
+		return ret;
+	if (!zcache_initialized) {
+		pr_err("drain: only once zcache is loaded%s\n",
+		       zcache_exiting ? " (it is being unloaded)" : "");
+		return -EINVAL;
+	}
+	if (start && READ_ONCE(zcache_enabled)) {
+		pr_err("drain: set enabled=N first, or new pages keep arriving\n");
+		return -EBUSY;
+	}
+	/* No store may insert during a drain: wait for those in flight. */
+	if (start)
+		zcache_attach_sync();
+	ret = zcache_wb_drain(start);
+	if (ret)
+		pr_err("drain: writeback is unavailable on this kernel (see writeback_available)\n");
+	return ret;
+}
+
+static int zcache_drain_get(char *buffer, const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%c\n", zcache_wb_draining() ? 'Y' : 'N');
+}
+
 /* Called with kernel_param_lock held, by sysfs and by init. */
 static int zcache_compressor_set(const char *val,
 				 const struct kernel_param *kp)
@@ -609,6 +718,7 @@ static bool zcache_pool_has_room(void)
 
 refuse:
 	zcache_stat_inc(ZCACHE_POOL_LIMIT_HIT);
+	zcache_wb_kick();
 	return false;
 }
 
@@ -748,6 +858,7 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 		zcache_pool_free(zcache_pool, *handle);
 		WRITE_ONCE(zcache_pool_reached_full, true);
 		zcache_stat_inc(ZCACHE_POOL_LIMIT_HIT);
+		zcache_wb_kick();
 		ret = -ENOMEM;
 		goto put_zcomp;
 	}
@@ -819,6 +930,11 @@ static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 	void *entry, *old;
 	int ret;
 
+	/* Writeback's own page, which it took out of the index */
+	if (zcache_wb_writing()) {
+		ret = -EAGAIN;
+		goto erase_stale;
+	}
 	if (!READ_ONCE(zcache_enabled) || zcache_tree_stale(tree)) {
 		zcache_stat_inc(ZCACHE_REJECT_DISABLED);
 		ret = -ENODEV;
@@ -1031,6 +1147,71 @@ static const struct zcache_ops zcache_ops = {
 };
 
 /*********************************
+ * writeback callbacks
+ *********************************/
+static struct xa_ext *zcache_wb_index(unsigned int type)
+{
+	struct zcache_tree *tree = &zcache_trees[type];
+
+	return zcache_tree_stale(tree) ? NULL : &tree->index;
+}
+
+/* Like a load, but the copy's failure is writeback's to count as such. */
+static int zcache_wb_fill(void *entry, struct page *page)
+{
+	int ret;
+
+	if (zcache_entry_is_zero(entry)) {
+		clear_highpage(page);
+		return 0;
+	}
+	ret = zcache_decompress((unsigned long)entry, page);
+	if (ret) {
+		zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
+		pr_err_ratelimited("writeback: cannot decompress an entry (%d); it stays\n",
+				   ret);
+	}
+	return ret;
+}
+
+static void zcache_wb_release(void *entry, bool written)
+{
+	zcache_stat_inc(written ? ZCACHE_WRITTEN_BACK : ZCACHE_INVALIDATES);
+	zcache_entry_free(entry);
+}
+
+static bool zcache_wb_over_target(void)
+{
+	return zcache_pool_total_pages(zcache_pool) > zcache_accept_pool_pages();
+}
+
+static unsigned long zcache_wb_pool_pages(void)
+{
+	return zcache_pool_total_pages(zcache_pool);
+}
+
+static void zcache_wb_count(enum zcache_wb_event event)
+{
+	static const enum zcache_stat_item item[] = {
+		[ZCACHE_WB_FAIL] = ZCACHE_WRITEBACK_FAIL,
+		[ZCACHE_WB_SKIP] = ZCACHE_WRITEBACK_SKIP,
+		[ZCACHE_WB_STALE] = ZCACHE_WRITEBACK_STALE,
+	};
+
+	zcache_stat_inc(item[event]);
+}
+
+/* What writeback calls, frontswap-style */
+static const struct zcache_wb_ops zcache_wb_ops = {
+	.index = zcache_wb_index,
+	.fill = zcache_wb_fill,
+	.release = zcache_wb_release,
+	.over_target = zcache_wb_over_target,
+	.pool_pages = zcache_wb_pool_pages,
+	.count = zcache_wb_count,
+};
+
+/*********************************
  * debugfs
  *********************************/
 #ifdef CONFIG_DEBUG_FS
@@ -1083,6 +1264,14 @@ static int zcache_debugfs_metadata_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(zcache_debugfs_metadata_fops,
 			 zcache_debugfs_metadata_get, NULL, "%llu\n");
 
+static int zcache_debugfs_writeback_available_get(void *data, u64 *val)
+{
+	*val = zcache_wb_available();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(zcache_debugfs_writeback_available_fops,
+			 zcache_debugfs_writeback_available_get, NULL, "%llu\n");
+
 static void zcache_debugfs_init(void)
 {
 	int item;
@@ -1102,6 +1291,9 @@ static void zcache_debugfs_init(void)
 	debugfs_create_file_unsafe("metadata_bytes", 0444,
 				   zcache_debugfs_root, NULL,
 				   &zcache_debugfs_metadata_fops);
+	debugfs_create_file_unsafe("writeback_available", 0444,
+				   zcache_debugfs_root, NULL,
+				   &zcache_debugfs_writeback_available_fops);
 }
 
 static void zcache_debugfs_exit(void)
@@ -1158,6 +1350,10 @@ static int __init zcache_init(void)
 		ret = -ENOMEM;
 		goto release_compressor;
 	}
+	ret = zcache_wb_init(&zcache_wb_ops);
+	if (ret)
+		goto stop_writeback;
+	zcache_wb_configure(zcache_writeback_enabled, zcache_shrinker_enabled);
 	zcache_initialized = true;
 	kernel_param_unlock(THIS_MODULE);
 
@@ -1167,16 +1363,21 @@ static int __init zcache_init(void)
 	ret = zcache_attach(&zcache_ops);
 	if (ret)
 		goto remove_debugfs;
+	zcache_wb_start();
 
-	pr_info("attached by %s; compressor %s, allocator %s, pool limit %u%% of RAM; rmmod is refused while pages are stored, swapoff drains them\n",
+	pr_info("attached by %s; compressor %s, allocator %s, pool limit %u%% of RAM, writeback %s; rmmod is refused while pages are stored: swapoff%s empties the cache\n",
 		zcache_attach_method(), zcomp_name(zcache_comp_id),
-		zcache_allocator, zcache_max_pool_percent);
+		zcache_allocator, zcache_max_pool_percent,
+		zcache_wb_available() ? "available" : "unavailable",
+		zcache_wb_available() ? ", or a drain (enabled=N, then drain=Y)," : "");
 	return 0;
 
 remove_debugfs:
 	zcache_debugfs_exit();
 	kernel_param_lock(THIS_MODULE);
 	zcache_initialized = false;
+stop_writeback:
+	zcache_wb_exit();
 	zcache_pool_destroy(zcache_pool);
 release_compressor:
 	zcache_comp_release_all();
@@ -1197,6 +1398,8 @@ static void __exit zcache_exit(void)
 	zcache_exiting = true;
 	kernel_param_unlock(THIS_MODULE);
 
+	/* Writeback first: it calls the swap core through the attach layer. */
+	zcache_wb_exit();
 	zcache_detach();
 
 	/*

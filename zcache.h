@@ -12,9 +12,13 @@
 #ifndef _ZCACHE_H
 #define _ZCACHE_H
 
+#include <linux/swap.h>
 #include <linux/types.h>
 
+struct folio;
 struct page;
+struct shrink_control;
+struct shrinker;
 
 /**
  * struct zcache_ops - the core's entry points, called by the attach layer
@@ -51,5 +55,21 @@ int zcache_attach(const struct zcache_ops *ops);
 void zcache_detach(void);
 const char *zcache_attach_method(void);
 bool zcache_attach_zero_filtered(void);
+void zcache_attach_sync(void);
+
+/* The swap core's calls for writeback, attach/attach.c */
+bool zcache_swapcache_ready(void);
+struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated);
+swp_entry_t zcache_swapcache_entry(struct folio *folio);
+bool zcache_swapcache_writeback_allowed(struct folio *folio);
+bool zcache_swapcache_zero_filled(swp_entry_t swp);
+bool zcache_swapcache_unused(swp_entry_t swp);
+void zcache_swapcache_delete(struct folio *folio);
+int zcache_swapcache_write(struct folio *folio);
+struct shrinker *zcache_shrinker_create(unsigned long (*count)(struct shrinker *,
+							       struct shrink_control *),
+					unsigned long (*scan)(struct shrinker *,
+							      struct shrink_control *));
+void zcache_shrinker_destroy(struct shrinker *shrinker);
 
 #endif /* _ZCACHE_H */

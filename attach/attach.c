@@ -40,7 +40,11 @@
 
 #include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/memcontrol.h>
+#include <linux/mempolicy.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mount.h>
@@ -49,11 +53,13 @@
 #include <linux/psi.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/shrinker.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
 #include <linux/trace_recursion.h>
+#include <linux/writeback.h>
 
 #include "compat.h"
 #include "../zcache.h"
@@ -594,6 +600,547 @@ static void notrace zcache_observe_handler(unsigned long ip,
 	zcache_handler_exit(bit);
 }
 
+/* Undo a registration, if *@registered says it was made. */
+static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
+					 bool *registered)
+{
+	if (!*registered)
+		return;
+	WARN_ON_ONCE(unregister_ftrace_function(ops));
+	ftrace_free_filter(ops);
+	*registered = false;
+}
+
+/*********************************
+ * swap cache calls, for writeback
+ *********************************/
+/*
+ * Writeback needs swap core functions that no module may call:
+ * __read_swap_cache_async(), which finds the swap cache folio of a slot
+ * or adds a new, locked one (and so pins the slot); delete_from_swap_cache(),
+ * which takes such a folio out again; swp_swapcount(), how many users a
+ * slot has; on 6.12 swp_swap_info(), for the zeromap of a slot's device;
+ * and the swap device's writepage.
+ * Why each call is safe under IBT, which on 6.12 seals every function whose
+ * address the kernel never takes (its ENDBR is overwritten, and an
+ * indirect call to it traps on a CPU that enforces IBT):
+ *
+ * - __read_swap_cache_async(), delete_from_swap_cache(), swp_swapcount()
+ *   and swp_swap_info() are sealed.
+ *   zcache never calls them through a pointer.  Each has a stub here with
+ *   the kernel function's prototype, which writeback calls directly.  The
+ *   stub is traced by an ftrace_ops with IPMODIFY whose handler moves the
+ *   instruction pointer to the kernel function, exactly as the zswap hooks
+ *   above move it to zcache's: the ftrace trampoline reaches the kernel
+ *   function with RET, which IBT does not check, and the kernel function
+ *   returns to the stub's caller.  The kernel function's address comes
+ *   from a kprobe registered by name (kallsyms_lookup_name() is neither
+ *   exported nor callable) and is checked with sprint_symbol().
+ * - swap_writepage() is reached as folio_mapping(folio)->a_ops->writepage,
+ *   the indirect call the kernel itself makes from pageout(): swap_aops
+ *   takes its address, so it keeps its ENDBR.
+ *
+ * The stubs' bodies never run while their redirect is registered, and
+ * writeback calls them only then.  They are __noipa so that the compiler
+ * cannot draw conclusions from the bodies at the call sites (a compiler
+ * without noipa gets no writeback, compat.h).  If another ftrace user
+ * traces a stub too, ftrace's list function calls the handler unless it
+ * finds itself recursing, which it cannot from the writeback worker
+ * (process context, not inside any ftrace callback).  A body that ran
+ * anyway would fail the read (NULL), the count (a user) or the zeromap
+ * test (no zeromap known) safely, but the delete stub's would only warn, leaving a folio
+ * that is not uptodate in the swap cache: a fault on that slot would get
+ * SIGBUS.  It cannot run, for the reason above.
+ *
+ * The prototypes are those of mm/swap.h in the kernels read (compat.h):
+ * on any other kernel these calls, and so writeback, are unavailable.
+ */
+#if ZCACHE_SWAPCACHE_CALLS
+/**
+ * struct zcache_call - a kernel function zcache calls through a stub
+ * @name:	the kernel function
+ * @stub:	zcache's stub with @name's prototype
+ * @addr:	@name's address, found at attach
+ * @ops:	the ftrace_ops that sends @stub's calls to @addr
+ * @registered:	@ops is registered with ftrace
+ */
+struct zcache_call {
+	const char *name;
+	void *stub;
+	unsigned long addr;
+	struct ftrace_ops ops;
+	bool registered;
+};
+
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_PAGE
+static noinline __noipa struct page *
+zcache_call_read_swap_cache_async(swp_entry_t entry, gfp_t gfp_mask,
+				  struct vm_area_struct *vma,
+				  unsigned long addr, bool *new_page_allocated)
+{
+	*new_page_allocated = false;
+	return NULL;
+}
+#else
+static noinline __noipa struct folio *
+zcache_call_read_swap_cache_async(swp_entry_t entry, gfp_t gfp_mask,
+				  struct mempolicy *mpol, pgoff_t ilx,
+				  bool *new_page_allocated, bool skip_if_exists)
+{
+	*new_page_allocated = false;
+	return NULL;
+}
+
+/*
+ * The policy writeback allocates its folios by: local allocation, as the
+ * kernel's default_policy (static in mm/mempolicy.c) and as a kworker's
+ * own policy give.
+ */
+static struct mempolicy zcache_local_policy = {
+#ifdef CONFIG_NUMA
+	.refcnt = ATOMIC_INIT(1),
+	.mode = MPOL_LOCAL,
+#endif
+};
+#endif
+
+static noinline __noipa void zcache_call_delete_from_swap_cache(struct folio *folio)
+{
+	WARN_ONCE(1, pr_fmt("delete_from_swap_cache() was not redirected\n"));
+}
+
+static noinline __noipa int zcache_call_swp_swapcount(swp_entry_t entry)
+{
+	return 1;
+}
+
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
+static noinline __noipa struct swap_info_struct *
+zcache_call_swp_swap_info(swp_entry_t entry)
+{
+	return NULL;
+}
+#endif
+
+static struct zcache_call zcache_calls[] = {
+	{ .name = "__read_swap_cache_async",
+	  .stub = zcache_call_read_swap_cache_async },
+	{ .name = "delete_from_swap_cache",
+	  .stub = zcache_call_delete_from_swap_cache },
+	{ .name = "swp_swapcount", .stub = zcache_call_swp_swapcount },
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
+	{ .name = "swp_swap_info", .stub = zcache_call_swp_swap_info },
+#endif
+};
+
+/* Set once every stub is redirected; cleared before they are undone */
+static bool zcache_calls_ready;
+
+static void notrace zcache_call_handler(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *ops,
+					struct ftrace_regs *fregs)
+{
+	struct zcache_call *call = container_of(ops, struct zcache_call, ops);
+
+	zcache_set_ip(fregs, call->addr);
+}
+
+/*
+ * The address of a kernel function, by a kprobe registered on its name and
+ * removed at once.  The kprobe may sit past the function's ENDBR: the
+ * start is what sprint_symbol() says the offset is from, and sprint_symbol()
+ * must name the function at offset 0 there.
+ * Return: the function's address, or 0 after saying why.
+ */
+static unsigned long zcache_call_lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	char sym[KSYM_SYMBOL_LEN], want[KSYM_NAME_LEN + 8];
+	unsigned long addr, off, size;
+	const char *at;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("writeback unavailable: no kprobe can be placed on %s (%d)\n",
+			name, ret);
+		return 0;
+	}
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+
+	sprint_symbol(sym, addr);
+	snprintf(want, sizeof(want), "%s+", name);
+	at = sym + strlen(want);
+	if (strncmp(sym, want, strlen(want)) ||
+	    sscanf(at, "%lx/%lx", &off, &size) != 2 || off > 16)
+		goto mismatch;
+	addr -= off;
+	sprint_symbol(sym, addr);
+	if (strncmp(sym, want, strlen(want)) || strncmp(at, "0x0/", 4))
+		goto mismatch;
+	return addr;
+
+mismatch:
+	pr_info("writeback unavailable: the kprobe on %s landed in %s\n",
+		name, sym);
+	return 0;
+}
+
+static int zcache_call_register(struct zcache_call *call)
+{
+	int ret;
+
+	call->addr = zcache_call_lookup(call->name);
+	if (!call->addr)
+		return -ENOENT;
+	call->ops.func = zcache_call_handler;
+	call->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+			  FTRACE_OPS_FL_PERMANENT;
+	ret = ftrace_set_filter_ip(&call->ops, (unsigned long)call->stub, 0, 0);
+	if (ret) {
+		pr_info("writeback unavailable: cannot trace the stub for %s (%d)\n",
+			call->name, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&call->ops);
+	if (ret) {
+		pr_info("writeback unavailable: cannot redirect the stub for %s (%d)\n",
+			call->name, ret);
+		ftrace_free_filter(&call->ops);
+		return ret;
+	}
+	call->registered = true;
+	return 0;
+}
+
+static void zcache_call_unregister(struct zcache_call *call)
+{
+	zcache_ftrace_ops_unregister(&call->ops, &call->registered);
+}
+
+static void zcache_calls_undo(void)
+{
+	int i = ARRAY_SIZE(zcache_calls);
+
+	WRITE_ONCE(zcache_calls_ready, false);
+	while (--i >= 0)
+		zcache_call_unregister(&zcache_calls[i]);
+}
+
+/* Redirect every stub, or none. */
+static void zcache_calls_set_up(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(zcache_calls); i++) {
+		if (zcache_call_register(&zcache_calls[i])) {
+			zcache_calls_undo();
+			return;
+		}
+	}
+	WRITE_ONCE(zcache_calls_ready, true);
+}
+
+/**
+ * zcache_swapcache_ready() - whether writeback can use the swap cache calls
+ *
+ * Context: any.
+ * Return: true from a successful zcache_attach() on to zcache_detach(), if
+ * this kernel's swap cache functions were found and redirected.
+ */
+bool zcache_swapcache_ready(void)
+{
+	return READ_ONCE(zcache_calls_ready);
+}
+
+/**
+ * zcache_swapcache_get() - the swap cache folio of a slot, new if need be
+ * @swp:       the slot
+ * @allocated: out: true if the folio is new
+ *
+ * A new folio is locked, in the swap cache and on the LRU, not uptodate:
+ * it pins the slot (SWAP_HAS_CACHE) until it leaves the swap cache, so
+ * the slot can be neither freed nor written by anyone else meanwhile.  An
+ * existing folio is returned with a reference, not locked.  On 6.1 a slot
+ * whose cache bit is set while no folio is in the cache yet (or any more)
+ * makes the kernel function wait for it; 6.12 gives up at once.
+ *
+ * Context: process context, may sleep; never called inside reclaim.
+ * Return: the folio, with a reference, or NULL if the slot is free or
+ * there was no memory.
+ */
+struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated)
+{
+	/*
+	 * No OOM kill for a writeback: the memory cgroup the slot is
+	 * charged to may be at its limit, and the worker cannot swap.
+	 */
+	const gfp_t gfp = GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN;
+
+	if (WARN_ON_ONCE(!zcache_swapcache_ready())) {
+		*allocated = false;
+		return NULL;
+	}
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_PAGE
+	{
+		struct page *page;
+
+		page = zcache_call_read_swap_cache_async(swp, gfp, NULL, 0,
+							 allocated);
+		return page ? page_folio(page) : NULL;
+	}
+#else
+	return zcache_call_read_swap_cache_async(swp, gfp,
+						 &zcache_local_policy,
+						 NO_INTERLEAVE_INDEX,
+						 allocated, true);
+#endif
+}
+
+/**
+ * zcache_swapcache_writeback_allowed() - whether a folio's cgroup allows it
+ * @folio: a locked folio in the swap cache, charged to its memory cgroup
+ *
+ * 6.12's memory.zswap.writeback=0, in the folio's cgroup or an ancestor,
+ * keeps that cgroup's compressed pages off the swap device.  The kernel's
+ * own check (mem_cgroup_zswap_writeback_enabled()) passes everything while
+ * zswap is disabled, which it is while zcache is attached: zcache reads
+ * the setting itself.  6.1 has no such setting.
+ *
+ * Context: any.
+ * Return: false if the folio's cgroup forbids writeback.
+ */
+bool zcache_swapcache_writeback_allowed(struct folio *folio)
+{
+#if ZCACHE_ATTACH_ZSWAP_CALLS && IS_ENABLED(CONFIG_MEMCG)
+	struct mem_cgroup *memcg;
+	bool allowed = true;
+
+	rcu_read_lock();
+	for (memcg = folio_memcg(folio); memcg; memcg = parent_mem_cgroup(memcg)) {
+		if (!READ_ONCE(memcg->zswap_writeback)) {
+			allowed = false;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return allowed;
+#else
+	return true;
+#endif
+}
+
+/**
+ * zcache_swapcache_unused() - whether no one refers to a slot any more
+ * @swp: the slot
+ *
+ * A slot whose last user went is freed later, in batches, by the swap
+ * slots cache (up to 64 a CPU wait there): until then it is not free, no
+ * one can read it, and __read_swap_cache_async() declines it.
+ *
+ * Context: process context.
+ * Return: true if the slot has no user (page table, shmem or swap cache
+ * reference counted in its swap count).
+ */
+bool zcache_swapcache_unused(swp_entry_t swp)
+{
+	return zcache_swapcache_ready() && !zcache_call_swp_swapcount(swp);
+}
+
+/**
+ * zcache_swapcache_zero_filled() - whether a slot was last written as zeroes
+ * @swp: the slot, pinned by a locked folio in the swap cache
+ *
+ * 6.12's swap_writepage() sends a zero-filled page to its device's zeromap
+ * without calling the store hook: an entry zcache holds for that slot is
+ * stale from then on, and reads never reach it (they look at the zeromap
+ * first), but writing it back would put the old data on the disk and
+ * clear the zeromap bit.  The bits change only under the slot's locked
+ * swap cache folio, or when it is freed.  6.1 has no zeromap.
+ *
+ * Context: process context, the folio locked.
+ * Return: true if the zeromap says the slot holds zeroes.
+ */
+bool zcache_swapcache_zero_filled(swp_entry_t swp)
+{
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
+	struct swap_info_struct *si = zcache_call_swp_swap_info(swp);
+
+	return si && si->zeromap && test_bit(swp_offset(swp), si->zeromap);
+#else
+	return false;
+#endif
+}
+
+/**
+ * zcache_swapcache_entry() - the swap slot of a folio in the swap cache
+ * @folio: the folio, locked
+ *
+ * Context: any.
+ * Return: the slot; meaningless unless folio_test_swapcache(@folio).
+ */
+swp_entry_t zcache_swapcache_entry(struct folio *folio)
+{
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_PAGE
+	return folio_swap_entry(folio);
+#else
+	return folio->swap;
+#endif
+}
+
+/**
+ * zcache_swapcache_delete() - take a new folio back out of the swap cache
+ * @folio: a folio zcache_swapcache_get() allocated, locked, not uptodate
+ *
+ * The slot's cache pin goes with it.  The caller still unlocks and puts
+ * the folio.
+ *
+ * Context: process context.
+ */
+void zcache_swapcache_delete(struct folio *folio)
+{
+	if (!WARN_ON_ONCE(!zcache_swapcache_ready()))
+		zcache_call_delete_from_swap_cache(folio);
+}
+#else	/* !ZCACHE_SWAPCACHE_CALLS */
+static void zcache_calls_set_up(void)
+{
+	pr_info("writeback unavailable: the swap cache functions it calls were checked for Linux 6.1 and 6.12 only\n");
+}
+
+static void zcache_calls_undo(void)
+{
+}
+
+bool zcache_swapcache_ready(void)
+{
+	return false;
+}
+
+struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated)
+{
+	*allocated = false;
+	return NULL;
+}
+
+swp_entry_t zcache_swapcache_entry(struct folio *folio)
+{
+	return (swp_entry_t){ 0 };
+}
+
+bool zcache_swapcache_writeback_allowed(struct folio *folio)
+{
+	return true;
+}
+
+bool zcache_swapcache_zero_filled(swp_entry_t swp)
+{
+	return false;
+}
+
+bool zcache_swapcache_unused(swp_entry_t swp)
+{
+	return false;
+}
+
+void zcache_swapcache_delete(struct folio *folio)
+{
+}
+#endif	/* ZCACHE_SWAPCACHE_CALLS */
+
+/**
+ * zcache_swapcache_write() - write a swap cache folio to its swap device
+ * @folio: a locked, uptodate folio in the swap cache
+ *
+ * Through the swap address space's writepage (swap_writepage()), as
+ * pageout() writes: a slot no page table refers to any more is freed
+ * instead, a zero-filled page goes to 6.12's zeromap, and a memory cgroup
+ * whose zswap.writeback is 0 keeps the folio in memory, dirty.  The store
+ * hook it calls must refuse the folio (zcache's writeback task is known to
+ * the core).  The folio is unlocked on return.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 if the folio was written or its slot freed; 1 if it stays in
+ * memory, dirty; a negative errno if the write failed.
+ */
+int zcache_swapcache_write(struct folio *folio)
+{
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+	};
+	int ret;
+
+	ret = folio_mapping(folio)->a_ops->writepage(&folio->page, &wbc);
+	if (ret == AOP_WRITEPAGE_ACTIVATE) {
+		folio_unlock(folio);
+		return 1;
+	}
+	return ret;
+}
+
+/*********************************
+ * shrinker registration
+ *********************************/
+/**
+ * zcache_shrinker_create() - register a shrinker
+ * @count: its count_objects
+ * @scan:  its scan_objects
+ *
+ * Context: process context, may sleep.
+ * Return: the shrinker, or NULL.
+ */
+struct shrinker *zcache_shrinker_create(unsigned long (*count)(struct shrinker *,
+							       struct shrink_control *),
+					unsigned long (*scan)(struct shrinker *,
+							      struct shrink_control *))
+{
+	struct shrinker *shrinker;
+
+#ifdef ZCACHE_SHRINKER_ALLOC
+	shrinker = shrinker_alloc(0, KBUILD_MODNAME);
+	if (!shrinker)
+		return NULL;
+	shrinker->count_objects = count;
+	shrinker->scan_objects = scan;
+	shrinker->seeks = DEFAULT_SEEKS;
+	shrinker_register(shrinker);
+#else
+	shrinker = kzalloc(sizeof(*shrinker), GFP_KERNEL);
+	if (!shrinker)
+		return NULL;
+	shrinker->count_objects = count;
+	shrinker->scan_objects = scan;
+	shrinker->seeks = DEFAULT_SEEKS;
+	if (register_shrinker(shrinker, KBUILD_MODNAME)) {
+		kfree(shrinker);
+		return NULL;
+	}
+#endif
+	return shrinker;
+}
+
+/**
+ * zcache_shrinker_destroy() - unregister and free a shrinker
+ * @shrinker: from zcache_shrinker_create(), or NULL
+ *
+ * On return no call of its callbacks is running.
+ *
+ * Context: process context, may sleep.
+ */
+void zcache_shrinker_destroy(struct shrinker *shrinker)
+{
+	if (!shrinker)
+		return;
+#ifdef ZCACHE_SHRINKER_ALLOC
+	shrinker_free(shrinker);
+#else
+	unregister_shrinker(shrinker);
+	kfree(shrinker);
+#endif
+}
+
 /*********************************
  * attach and detach
  *********************************/
@@ -635,11 +1182,7 @@ static int zcache_hook_register(struct zcache_hook *hook)
 
 static void zcache_hook_unregister(struct zcache_hook *hook)
 {
-	if (!hook->registered)
-		return;
-	WARN_ON_ONCE(unregister_ftrace_function(&hook->ops));
-	ftrace_free_filter(&hook->ops);
-	hook->registered = false;
+	zcache_ftrace_ops_unregister(&hook->ops, &hook->registered);
 }
 
 static void zcache_wait_for_callers(void)
@@ -677,6 +1220,8 @@ int zcache_attach(const struct zcache_ops *ops)
 	ret = zcache_attach_postflight();
 	if (ret)
 		goto unregister_hooks;
+	/* Writeback's calls; without them zcache works, without writeback. */
+	zcache_calls_set_up();
 	WRITE_ONCE(zcache_open, true);
 	return 0;
 
@@ -691,7 +1236,9 @@ unregister_hooks:
 /**
  * zcache_detach() - give the swap cache hooks back to zswap
  *
- * On return no task runs or will run zcache code reached through a hook.
+ * The caller has stopped writeback: no task may be inside a swap cache
+ * call.  On return no task runs or will run zcache code reached through a
+ * hook.
  *
  * Context: process context, may sleep.
  */
@@ -699,11 +1246,25 @@ void zcache_detach(void)
 {
 	int i = ARRAY_SIZE(zcache_hooks);
 
+	zcache_calls_undo();
 	while (--i >= 0)
 		zcache_hook_unregister(&zcache_hooks[i]);
 	zcache_wait_for_callers();
 	WRITE_ONCE(zcache_open, false);
 	zcache_core = NULL;
+}
+
+/**
+ * zcache_attach_sync() - wait for every call in flight through a hook
+ *
+ * A store that began before the caller changed what stores do has
+ * finished on return.
+ *
+ * Context: process context, may sleep.
+ */
+void zcache_attach_sync(void)
+{
+	synchronize_srcu(&zcache_attach_srcu);
 }
 
 /**

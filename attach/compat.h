@@ -8,7 +8,9 @@
 #ifndef _ZCACHE_ATTACH_COMPAT_H
 #define _ZCACHE_ATTACH_COMPAT_H
 
+#include <linux/compiler.h>
 #include <linux/ftrace.h>
+#include <linux/shrinker.h>
 
 /*
  * How the swap core reaches a swap cache backend.  Up to 6.4 it calls the
@@ -34,6 +36,48 @@
 #define zcache_set_ip(fregs, ip) ftrace_regs_set_instruction_pointer(fregs, ip)
 #else
 #define zcache_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
+#endif
+
+/*
+ * The swap cache functions writeback calls through stubs (attach.c, "swap
+ * cache calls"), by the prototypes read in each kernel's mm/swap.h:
+ * - 6.1:  struct page *__read_swap_cache_async(swp_entry_t, gfp_t,
+ *             struct vm_area_struct *, unsigned long, bool *);
+ * - 6.12: struct folio *__read_swap_cache_async(swp_entry_t, gfp_t,
+ *             struct mempolicy *, pgoff_t, bool *, bool skip_if_exists);
+ * - both: void delete_from_swap_cache(struct folio *);
+ * - both: int swp_swapcount(swp_entry_t);
+ * - 6.12: struct swap_info_struct *swp_swap_info(swp_entry_t), for the
+ *   zeromap.
+ * A kernel outside these lines has no writeback.  A version test, the one
+ * in zcache: mm/swap.h is not among the installed headers, so there is
+ * nothing to test for.  Kbuild passes the kernel's VERSION and PATCHLEVEL.
+ */
+#define ZCACHE_SWAPCACHE_CALLS_PAGE	1
+#define ZCACHE_SWAPCACHE_CALLS_FOLIO	2
+#if !IS_ENABLED(CONFIG_KPROBES) || !IS_ENABLED(CONFIG_SWAP)
+#define ZCACHE_SWAPCACHE_CALLS		0
+#elif ZCACHE_KERNEL_VERSION == 6 && ZCACHE_KERNEL_PATCHLEVEL == 1
+#define ZCACHE_SWAPCACHE_CALLS		ZCACHE_SWAPCACHE_CALLS_PAGE
+#elif ZCACHE_KERNEL_VERSION == 6 && ZCACHE_KERNEL_PATCHLEVEL == 12
+#define ZCACHE_SWAPCACHE_CALLS		ZCACHE_SWAPCACHE_CALLS_FOLIO
+#else
+#define ZCACHE_SWAPCACHE_CALLS		0
+#endif
+
+/*
+ * A stub's body must tell its callers nothing: __noipa (gcc 8 and later).
+ * The kernel defines it empty for a compiler without the attribute: no
+ * writeback there.
+ */
+#if !__has_attribute(__noipa__)
+#undef ZCACHE_SWAPCACHE_CALLS
+#define ZCACHE_SWAPCACHE_CALLS		0
+#endif
+
+/* 6.7 made shrinkers allocated by the kernel (shrinker_alloc()). */
+#ifdef SHRINKER_ALLOCATED
+#define ZCACHE_SHRINKER_ALLOC
 #endif
 
 #if !IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)

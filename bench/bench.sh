@@ -49,15 +49,17 @@ results=$ZCACHE_TOP/bench/results
 # the mixed workload (their speed and ratio); the peers that matter for
 # each target elsewhere.  zram cannot run the incompressible workload: it
 # keeps every page in RAM, and a working set past RAM that does not
-# compress does not fit.  zcache-lz4-p50 has the pool limit raised to 50%.
-full_6_1="disk zswap-default zswap-lz4 zswap-zstd zram zcache-lz4 zcache-zstd zcache-lzo zcache-lz4hc zcache-deflate zcache-lz4-p50"
-full_6_12="disk zswap-default zswap-lz4 zram zcache-lz4 zcache-zstd zcache-lz4-p50"
+# compress does not fit.  zcache-lz4-p50 has the pool limit raised to 50%,
+# zcache-lz4-nowb has writeback off (what writeback buys, on the workloads
+# whose pool fills); zswap-lz4-shrink is 6.12's zswap with its shrinker on.
+full_6_1="disk zswap-default zswap-lz4 zswap-zstd zram zcache-lz4 zcache-zstd zcache-lzo zcache-lz4hc zcache-deflate zcache-lz4-p50 zcache-lz4-nowb"
+full_6_12="disk zswap-default zswap-lz4 zswap-lz4-shrink zram zcache-lz4 zcache-zstd zcache-lz4-p50 zcache-lz4-nowb"
 workloads=${BENCH_WORKLOADS:-mixed zero random threads build}
 only="zero:disk+zswap-lz4+zram+zcache-lz4"
 only="$only;random:disk+zswap-lz4+zcache-lz4"
-only="$only;threads:disk+zswap-lz4+zram+zcache-lz4+zcache-lz4-p50"
-only="$only;build:disk+zswap-lz4+zram+zcache-lz4"
-only="$only;mixed:disk+zswap-default+zswap-lz4+zswap-zstd+zram+zcache-lz4+zcache-zstd+zcache-lzo+zcache-lz4hc+zcache-deflate"
+only="$only;threads:disk+zswap-lz4+zswap-lz4-shrink+zram+zcache-lz4+zcache-lz4-p50+zcache-lz4-nowb"
+only="$only;build:disk+zswap-lz4+zswap-lz4-shrink+zram+zcache-lz4+zcache-lz4-nowb"
+only="$only;mixed:disk+zswap-default+zswap-lz4+zswap-lz4-shrink+zswap-zstd+zram+zcache-lz4+zcache-zstd+zcache-lzo+zcache-lz4hc+zcache-deflate+zcache-lz4-nowb"
 raw_backends="disk zswap-lz4 zcache-lz4"
 raw_workloads="mixed random"
 # Both kernels' store and load entry points (6.1: frontswap's ops), each

@@ -3,7 +3,9 @@
 #
 # Kernel command line:
 #   zbench_backends=B,B,...  disk zswap-default zswap-lz4 zswap-zstd zram
+#                            zswap-lz4-shrink (6.12: zswap's shrinker on)
 #                            zcache-COMP zcache-COMP-pPERCENT
+#                            zcache-COMP-nowb (writeback_enabled=N)
 #   zbench_workloads=W,W,... mixed zero random threads build
 #   zbench_reps=N            repetitions, interleaved: every backend runs a
 #                            workload before any runs it again
@@ -69,12 +71,20 @@ backend_up() {
 	zswap-default)	zswap_set "$ZSWAP_DEF" || return 1 ;;
 	zswap-lz4)	zswap_set lz4/zsmalloc || return 1 ;;
 	zswap-zstd)	zswap_set zstd/zsmalloc || return 1 ;;
+	zswap-lz4-shrink)
+		[ -w $ZSW/shrinker_enabled ] || return 1
+		zswap_set lz4/zsmalloc && echo Y > $ZSW/shrinker_enabled || return 1
+		;;
 	zram)
 		echo 1 > /sys/block/zram0/reset
 		echo lz4 > /sys/block/zram0/comp_algorithm || return 1
 		echo $(( WS_MB + 64 ))M > /sys/block/zram0/disksize || return 1
 		swap_on /dev/zram0
 		return
+		;;
+	zcache-*-nowb)
+		c=${1#zcache-}
+		insmod /zcache/zcache.ko compressor=${c%-nowb} writeback_enabled=N || return 1
 		;;
 	zcache-*-p*)
 		c=${1#zcache-}
@@ -90,11 +100,30 @@ backend_down() {
 	swapoff /dev/vda 2>/dev/null
 	swapoff /dev/zram0 2>/dev/null
 	case $1 in
-	zswap-*)	echo 0 > $ZSW/enabled ;;
+	zswap-*)
+		echo 0 > $ZSW/enabled
+		[ -w $ZSW/shrinker_enabled ] && echo N > $ZSW/shrinker_enabled
+		;;
 	zram)		echo 1 > /sys/block/zram0/reset ;;
 	zcache-*)	rmmod zcache ;;
 	esac
 	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# Faults the cache served, and pages it wrote back, so far: zcache's own
+# counters (they start at insmod), else zswap's (6.12: vmstat's zswpin and
+# zswpwb; 6.1: frontswap's loads, zswap's written_back_pages).
+cache_hits() {
+	if [ -r $ZC/loads ]; then stat_ loads
+	elif [ -r /sys/kernel/debug/frontswap/loads ]; then cat /sys/kernel/debug/frontswap/loads
+	else vmstat_ zswpin | grep . || echo 0
+	fi
+}
+cache_written_back() {
+	if [ -r $ZC/written_back ]; then stat_ written_back
+	elif [ -r $ZSWD/written_back_pages ]; then cat $ZSWD/written_back_pages
+	else vmstat_ zswpwb | grep . || echo 0
+	fi
 }
 
 # zswap's counters live as long as the kernel: runs report differences.
@@ -270,6 +299,7 @@ while [ $rep -le "$REPS" ]; do
 				continue
 			fi
 			zswap_rejects0=$(zswap_rejects)
+			hits0=$(cache_hits) wb0=$(cache_written_back)
 			pswpin0=$(vmstat_ pswpin) pswpout0=$(vmstat_ pswpout)
 			cpu0=$(cpu_ticks)
 			profile_start
@@ -286,6 +316,7 @@ while [ $rep -le "$REPS" ]; do
 				"$traffic" \
 				"$times" \
 				"pswpin=$(( $(vmstat_ pswpin) - pswpin0 )) pswpout=$(( $(vmstat_ pswpout) - pswpout0 ))" \
+				"hits=$(( $(cache_hits || echo 0) - ${hits0:-0} )) wb=$(( $(cache_written_back || echo 0) - ${wb0:-0} ))" \
 				"$(echo "$cpu0 $(cpu_ticks)" | awk '{printf "user=%.2f sys=%.2f", ($3 - $1) / 100, ($4 - $2) / 100}')" \
 				"$(cat /tmp/bench.stats)"
 			if [ $ok != 0 ]; then

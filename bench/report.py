@@ -30,7 +30,13 @@ COLOURS = {
     "zswap-zstd": "#006400", "zram": "#daa520", "zcache-lz4": "#1f77b4",
     "zcache-zstd": "#d62728", "zcache-lzo": "#9467bd", "zcache-lz4hc": "#17becf",
     "zcache-deflate": "#e377c2", "zcache-lz4-p50": "#ff7f0e",
+    "zcache-lz4-nowb": "#aec7e8", "zswap-lz4-shrink": "#98df8a",
 }
+# What writeback buys: zcache with it (its default) and without, next to
+# the peer (and 6.12's zswap with its shrinker), on the workloads whose
+# pool fills.
+WRITEBACK_BACKENDS = ["zcache-lz4", "zcache-lz4-nowb", PEER, "zswap-lz4-shrink"]
+WRITEBACK_WORKLOADS = ["mixed", "threads", "build"]
 
 
 def records(workdir, suffix, tag):
@@ -245,6 +251,45 @@ def perf_table(out, cells, kernel, disk, backends):
         out.append("")
 
 
+def writeback_table(out, cells, kernel, disk):
+    """zcache with and without writeback, and the peers, where the pool fills."""
+    rows = []
+    for w in WRITEBACK_WORKLOADS:
+        base = cells.get((kernel, disk, w, "zcache-lz4-nowb"))
+        for b in WRITEBACK_BACKENDS:
+            c = cells.get((kernel, disk, w, b))
+            if not c or not c.runs:
+                continue
+            f = (lambda r: num(r, "ops_per_s")) if w == "threads" else elapsed
+            rel, (lo, hi) = relative(c, base)
+
+            def share(r):
+                hits, disk_in = num(r, "hits"), num(r, "pswpin")
+                if "hits" not in r or hits + disk_in == 0:
+                    return None
+                return hits / (hits + disk_in)
+            rows.append("| {} | {} | {} | {} [{}..{}] | {} | {} | {} | {} |".format(
+                w, b, fmt(c.median(f)), fmt(rel), fmt(lo), fmt(hi),
+                fmt(c.median(lambda r: num(r, "pswpin")), 0),
+                fmt(c.median(lambda r: num(r, "hits")), 0),
+                fmt(c.median(share)),
+                fmt(c.median(lambda r: num(r, "wb")), 0)))
+    if not rows:
+        return
+    out.append("### What writeback buys\n")
+    out.append("zcache-lz4 writes back (its default), zcache-lz4-nowb does not "
+               "(writeback_enabled=N). **speed x nowb**: speed relative to zcache-lz4-nowb "
+               "in the same repetition (higher is better; time for mixed and build, ops/s for "
+               "threads). **hits**: faults the cache served (zcache's loads; zswap: zswpin or "
+               "frontswap's loads); **cache share** = hits / (hits + pswpin); **written back**: "
+               "pages the cache wrote to the disk (zcache's written_back; zswap's written-back "
+               "pages or zswpwb).\n")
+    out.append("| workload | backend | time (s) or ops/s | speed x nowb | pswpin | hits | cache share | written back |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    out.extend(rows)
+    out.append("")
+
+
 REFERENCE = "reference"
 
 
@@ -425,6 +470,7 @@ def main():
         out.append(f"![speed]({os.path.basename(speed_png)})\n")
         if ratio_png:
             out.append(f"![ratio]({os.path.basename(ratio_png)})\n")
+        writeback_table(out, cells, kernel, disk)
         out.append("### Figures\n")
         perf_table(out, cells, kernel, disk, backends)
 

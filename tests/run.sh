@@ -19,21 +19,25 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 6.1-debug
 # Groups per kernel, chosen so every group runs on each kernel line and
 # the suite stays within CI's time (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS
 # override them all):
-# - stock 6.12 runs every group; stock 6.1 leaves params to 6.1-debug,
-#   which runs it on the same source under KASAN, and runs make demo's
-#   guest part (its output must be free of shell errors);
+# - stock 6.12 runs every group but writeback, which 6.12-rt runs (same
+#   source, and PREEMPT_RT's sleeping spinlocks under writeback's folio
+#   and tree locks) and 6.12-debug; stock 6.1 leaves params to 6.1-debug,
+#   which runs it on the same source under KASAN, and basic to 6.1-rt and
+#   6.1-debug, and runs writeback and make demo's guest part (its output
+#   must be free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
-#   basic (ZCACHE_RT_GROUPS);
+#   basic, and on 6.12 writeback (ZCACHE_RT_GROUPS);
 # - debug kernels run their groups in one boot; tools (the operator
 #   scripts), devices and zswap stay on the stock kernels, and 6.12-debug
 #   leaves params to stock 6.12;
 # - 6.12-kcsan (the data-race detector) runs basic and stress, the
 #   groups with the most concurrency.
 groups=${ZCACHE_GROUPS:-basic params devices zswap tools}
-groups_6_1=${ZCACHE_GROUPS:-basic devices zswap tools demo}
-rt_groups=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
-debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,params,faults,stress,canary}
-debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
+groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
+rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
+rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic writeback}}
+debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,params,faults,writeback,stress,canary}
+debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,writeback,stress,canary}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,stress,canary}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
@@ -229,7 +233,8 @@ host_checks() {
 	local k=$1 build=$2 desc p
 	# modinfo shows each parameter with its default and range
 	for p in enabled compressor allocator max_pool_percent \
-		accept_threshold_percent max_compressed_percent zero_pages_enabled; do
+		accept_threshold_percent max_compressed_percent zero_pages_enabled \
+		writeback_enabled shrinker_enabled drain; do
 		desc=$(modinfo -F parm "$build/zcache.ko" | grep "^$p:")
 		if echo "$desc" | grep -q 'default'; then
 			pass "[$k] modinfo documents $p"
@@ -284,7 +289,8 @@ kernel_suite() {
 	kgroups=$groups kextra="" kmem=${ZCACHE_VM_MEM:-256}
 	case $k in
 	6.1)        kgroups=$groups_6_1 ;;
-	*-rt)       kgroups=$rt_groups ;;
+	6.1-rt)     kgroups=$rt_groups_6_1 ;;
+	6.12-rt)    kgroups=$rt_groups_6_12 ;;
 	6.1-debug)  kgroups=$debug_groups_6_1 ;;
 	6.12-debug) kgroups=$debug_groups_6_12 ;;
 	*-kcsan)    kgroups=$kcsan_groups ;;

@@ -5,9 +5,12 @@
 # Unload rounds (zcrounds= on the command line, 50 by default): insmod
 # with the round's compressor, swapon, a workload paging out while rmmod
 # is tried over and over (stores in flight), rmmod again while the pages
-# are held, read back and verify, swapoff, rmmod.  Each rmmod either
-# refuses and leaves zcache working, or detaches and leaves nothing
-# hooked; the data verifies every round.  kmemleak is checked after the
+# are held, read back and verify, swapoff, rmmod.  Every third round,
+# where writeback is available, drains instead while the pages are held
+# (enabled=N, drain=Y) and tries rmmod all along: it must take, with swap
+# on, once the cache is empty; the pages then read back from disk.  Each
+# rmmod either refuses and leaves zcache working, or detaches and leaves
+# nothing hooked; the data verifies every round.  kmemleak is checked after the
 # group by init.
 
 ROUNDS=$(sed -n 's/.*zcrounds=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -27,11 +30,24 @@ rmmod_loop() {
 	done
 }
 
-round=1 bad=0 early=0 refused=0
+# drain_unload: drain while trying rmmod; sets why if it never took.
+drain_unload() {
+	echo N > $ZP/enabled
+	echo Y > $ZP/drain || why="$why; drain refused"
+	while ! rmmod zcache 2>/dev/null; do
+		[ "$(param drain)" = Y ] && continue
+		rmmod zcache ||
+			why="$why; rmmod refused after the drain ($(stat_ stored_pages) left)"
+		break
+	done
+}
+
+round=1 bad=0 early=0 refused=0 drained=0 wb_avail=0
 while [ $round -le $ROUNDS ]; do
 	comp=$(echo $COMPRESSORS | cut -d' ' -f$(( round % 6 + 1 )))
 	why=""
 	insmod /zcache/zcache.ko compressor=$comp || why="insmod failed"
+	wb_avail=$(stat_ writeback_available)
 	swap_on /dev/vda || why="$why; swapon failed"
 	cp=/tmp/round.cp
 	rm -rf $cp
@@ -42,6 +58,10 @@ while [ $round -le $ROUNDS ]; do
 	while [ ! -f $cp/filled ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
 	if [ -n "$detached" ]; then
 		early=$((early + 1))
+	elif [ $(( round % 3 )) = 0 ] && [ "$wb_avail" = 1 ] &&
+	     [ "$(stat_ stored_pages)" -gt 0 ]; then
+		drain_unload
+		[ -d /sys/module/zcache ] || drained=$((drained + 1))
 	elif [ "$(stat_ stored_pages)" -gt 0 ]; then
 		if rmmod zcache 2>/dev/null; then
 			why="$why; rmmod took while $(stat_ stored_pages) pages were stored"
@@ -66,15 +86,20 @@ while [ $round -le $ROUNDS ]; do
 	fi
 	round=$((round + 1))
 done
-info "unload rounds: $((round - 1)) run, $refused rmmods refused with pages stored, $early detached during the first stores"
+info "unload rounds: $((round - 1)) run, $refused rmmods refused with pages stored, $early detached during the first stores, $drained unloaded with swap on after a drain"
 check "stress: $ROUNDS unload rounds, each verified and clean" eq $bad 0
-# Each round took one of the two paths: rmmod detached before the first
-# store, or it was refused with pages held.  How often each is taken
+# Each round took one of the paths: rmmod detached before the first
+# store, it was refused with pages held, or (every third round) a drain
+# emptied the cache and rmmod took with swap on.  How often each is taken
 # depends on the kernel's speed (a KCSAN kernel reaches its first store
 # late, so more of its rounds detach early); a tenth of the rounds must
 # reach the refusal.
-check "stress: each round detached early or was refused with pages stored" \
-	eq $(( early + refused )) $(( round - 1 ))
+check "stress: each round detached early, was refused with pages stored, or drained" \
+	eq $(( early + refused + drained )) $(( round - 1 ))
+if [ "$wb_avail" = 1 ]; then
+	check "stress: rmmod with swap on after a drain (in 1 of 10 rounds at least)" \
+		ge $drained $(( ROUNDS / 10 ))
+fi
 check "stress: rmmod was refused while pages were stored (in 1 of 10 rounds at least)" \
 	ge $refused $(( ROUNDS / 10 ))
 

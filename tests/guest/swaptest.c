@@ -9,7 +9,9 @@
  *
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
  *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT] [-B N]
- * MODE: mixed | zero | random | threads | fork | pageout | thp
+ *                      [-R N]
+ * MODE: mixed | zero | random | threads | fork | pageout | thp | hotcold |
+ *       churn
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *
  * -C DIR: after filling, create DIR/filled and wait for DIR/go before
@@ -23,6 +25,19 @@
  * (a load the cache failed on purpose); every other page must verify.
  * Everything of the process but the workload's pages is locked in memory,
  * so that the failure cannot hit the corpus or the stack instead.
+ * hotcold: -m MB of cold pages (A) and as many hot ones (B), each set
+ * swapped out with MADV_PAGEOUT (B 32 pages at a time, 5 ms apart); the
+ * checkpoint comes after A.  B is then rewritten and swapped out -o times
+ * (at most 100); at the end B and A
+ * are read back, and how many of their faults zcache served (its loads)
+ * and the disk (pswpin) is printed.
+ * churn: all pages are swapped out (MADV_PAGEOUT), then, after the
+ * checkpoint, -o times a random page is verified, then either freed
+ * (MADV_DONTNEED) or kept, written anew and swapped out alone: its slot is
+ * freed, or written again, while writeback may be working on it.
+ * -R N: pageout mode: read the first N pages back before the checkpoint
+ * (on 6.1 their slots then have a page in the swap cache and a copy in
+ * zcache at once).
  * Fill/verify modes and threads print their phase times ("swaptest: time").
  * Exit status: 0 if every page verified, 1 on a mismatch, 2 on an error.
  */
@@ -59,6 +74,7 @@ static int pct_zero = 10, pct_text = 30, pct_bin = 25, pct_struct = 20;
 static const char *checkpoint;
 static int fault_inject;
 static long expect_sigbus = -1;
+static unsigned long read_back;
 
 static uint64_t mix64(uint64_t x)
 {
@@ -449,6 +465,129 @@ static int run_fork(void)
 	return bad ? 1 : 0;
 }
 
+/* zcache's count of loads, or -1 */
+static long zcache_loads(void)
+{
+	long val = -1;
+	FILE *f = fopen("/sys/kernel/debug/zcache/loads", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &val) != 1)
+		val = -1;
+	fclose(f);
+	return val;
+}
+
+/* A counter of /proc/vmstat, or -1 */
+static long vmstat(const char *name)
+{
+	char key[64];
+	long val, ret = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &val) == 2)
+		if (!strcmp(key, name)) {
+			ret = val;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+static int pageout(unsigned char *p, unsigned long pages)
+{
+	if (madvise(p, pages * PAGE, MADV_PAGEOUT)) {
+		perror("swaptest: madvise(MADV_PAGEOUT)");
+		return -1;
+	}
+	return 0;
+}
+
+/* -------- hotcold: which set does the cache keep? -------- */
+static int run_hotcold(unsigned long rounds)
+{
+	unsigned long n = npages, i, bad = 0, round;
+	unsigned char scratch[PAGE], *a, *b;
+	long a_disk, b_disk, a_hits, b_hits, t, l;
+
+	if (rounds > 100)
+		rounds = 100;
+	npages = 2 * n;
+	a = map_region();
+	b = a + n * PAGE;
+	for (i = 0; i < n; i++)
+		gen_page(a + i * PAGE, i, 0);
+	if (pageout(a, n))
+		return 2;
+	wait_checkpoint();
+	for (round = 0; round <= rounds; round++) {
+		for (i = 0; i < n; i++) {
+			if (round)
+				bad += check_page(b + i * PAGE, n + i,
+						  round - 1, scratch);
+			gen_page(b + i * PAGE, n + i, round);
+		}
+		/* In steps, as reclaim would: writeback can keep pace. */
+		for (i = 0; i < n; i += 32) {
+			if (pageout(b + i * PAGE, n - i < 32 ? n - i : 32))
+				return 2;
+			usleep(5000);
+		}
+	}
+	t = vmstat("pswpin");
+	l = zcache_loads();
+	for (i = 0; i < n; i++)
+		bad += check_page(b + i * PAGE, n + i, rounds, scratch);
+	b_disk = vmstat("pswpin") - t;
+	b_hits = zcache_loads() - l;
+	t = vmstat("pswpin");
+	l = zcache_loads();
+	for (i = 0; i < n; i++)
+		bad += check_page(a + i * PAGE, i, 0, scratch);
+	a_disk = vmstat("pswpin") - t;
+	a_hits = zcache_loads() - l;
+	printf("swaptest: hotcold pages=%lu rounds=%lu a_hits=%ld a_disk=%ld b_hits=%ld b_disk=%ld mismatches=%lu\n",
+	       n, rounds, a_hits, a_disk, b_hits, b_disk, bad);
+	return bad ? 1 : 0;
+}
+
+/* -------- churn: slots freed and written again, one page at a time -------- */
+static int run_churn(unsigned long ops)
+{
+	unsigned char *r = map_region(), *versions = calloc(npages, 1);
+	unsigned char scratch[PAGE];
+	uint64_t h = mix64(seed);
+	unsigned long n, idx, bad = 0, freed = 0;
+
+	fill(r, 0);
+	if (pageout(r, npages))
+		return 2;
+	wait_checkpoint();
+	for (n = 0; n < ops; n++) {
+		h = mix64(h);
+		idx = h % npages;
+		bad += check_page(r + idx * PAGE, idx, versions[idx], scratch);
+		if (h & 0x100) {
+			/* Frees the slot: the page reads as zeroes now. */
+			madvise(r + idx * PAGE, PAGE, MADV_DONTNEED);
+			freed++;
+		}
+		versions[idx] = (versions[idx] + 1) & 0x7f;
+		if (!versions[idx])
+			versions[idx] = 1;
+		gen_page(r + idx * PAGE, idx, versions[idx]);
+		if (pageout(r + idx * PAGE, 1))
+			return 2;
+	}
+	bad += verify(r, versions, 0);
+	printf("swaptest: churn ops=%lu freed=%lu pages=%lu mismatches=%lu\n",
+	       ops, freed, npages, bad);
+	return bad ? 1 : 0;
+}
+
 /* -------- pageout: deterministic swap-out with MADV_PAGEOUT -------- */
 static int run_pageout(void)
 {
@@ -475,6 +614,17 @@ static int run_pageout(void)
 	    after - before < (long)(npages * PAGE / 1024) * 9 / 10) {
 		fprintf(stderr, "swaptest: MADV_PAGEOUT swapped out too little\n");
 		return 1;
+	}
+	if (read_back) {
+		unsigned char scratch[PAGE];
+		unsigned long i, early = 0;
+
+		for (i = 0; i < read_back && i < npages; i++)
+			early += check_page(r + i * PAGE, i, 0, scratch);
+		if (early) {
+			printf("swaptest: %lu pages read back early mismatched\n", early);
+			return 1;
+		}
 	}
 	wait_checkpoint();
 	make_it_fail(1);
@@ -526,7 +676,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT] [-B N]\n");
+		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT] [-B N] [-R N]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -541,7 +691,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:B:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:B:R:")) != -1) {
 		switch (opt) {
 		case 'm': mb = strtoul(optarg, NULL, 0); break;
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
@@ -558,6 +708,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'B': expect_sigbus = strtol(optarg, NULL, 0); break;
+		case 'R': read_back = strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}
@@ -596,6 +747,10 @@ int main(int argc, char **argv)
 		return run_fork();
 	if (!strcmp(mode, "pageout"))
 		return run_pageout();
+	if (!strcmp(mode, "hotcold"))
+		return run_hotcold(ops);
+	if (!strcmp(mode, "churn"))
+		return run_churn(ops);
 	if (!strcmp(mode, "thp")) {
 		use_thp = 1;
 		return run_fill_verify();

@@ -96,8 +96,22 @@ check "tools: zcache-stat without debugfs exits 1 with a message" sh -c \
 mount -t debugfs debugfs /sys/kernel/debug
 check "tools: zcache-stat rejects a bad option" sh -c '! zcache-stat --watch x 2>/dev/null'
 
+# zcache-load --unload drains the pages a workload holds and unloads
+# with swap on; the workload then reads them back from disk.
+at_checkpoint() {
+	held=$(stat_ stored_pages)
+	zcache-load --unload > /tmp/unload.out 2>&1
+	rc=$?
+	sed 's/^/    /' /tmp/unload.out
+	unloaded() { [ $rc = 0 ] && [ "$held" -gt 0 ] && [ ! -d /sys/module/zcache ]; }
+	check "tools: zcache-load --unload drained $held pages and unloaded, swap on" \
+		unloaded
+}
+run_checkpointed "tools: the pages drained by zcache-load --unload read back" \
+	pageout -m $PO_MB -s 62
+check "tools: zcache-load --unload without zcache says so, exit 0" sh -c \
+	'zcache-load --unload | grep -q "not loaded"'
 swapoff /dev/vda
-check "tools: rmmod" rmmod zcache
 # A metrics file outlives the module it describes: it must say so.
 check "tools: without zcache, --prometheus --output exits 1" sh -c \
 	'! zcache-stat --prometheus --output /tmp/zcache.prom 2>/dev/null'

@@ -255,6 +255,71 @@ static void check_pointer_entries(struct xa_ext *xe)
 }
 
 /*
+ * Generations: stored entries are young; with no old entry left,
+ * xa_ext_find_old() flips and then hands the former young ones out in
+ * index order from its cursor, wrapping; a rewrite or a second chance
+ * makes an entry young again; value entries are never old; and
+ * xa_ext_remove_entry() erases only the entry it was given.
+ */
+static void check_generations(struct xa_ext *xe)
+{
+	unsigned long *obj = kmalloc_array(4, sizeof(*obj), GFP_KERNEL);
+	unsigned long index;
+	void *old;
+	int i;
+
+	ZC_FAIL_IF(!obj);
+	if (!obj)
+		return;
+	for (i = 0; i < 3; i++)
+		ZC_FAIL_IF(xa_ext_replace(xe, 10 * i + 10, &obj[i], GFP_KERNEL,
+					  &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(0), GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 4);
+
+	/* All young: the first call flips, finding nothing. */
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index));
+	index = 15;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index) != &obj[1] || index != 20);
+	index = 31;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index) != &obj[0] || index != 10);
+
+	/* Rewritten and second-chanced entries are young again. */
+	ZC_FAIL_IF(xa_ext_replace(xe, 10, &obj[3], GFP_KERNEL, &old));
+	ZC_FAIL_IF(old != &obj[0]);
+	ZC_FAIL_IF(!xa_ext_make_young(xe, 20, &obj[1]));
+	ZC_FAIL_IF(xa_ext_make_young(xe, 20, &obj[0]));
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index) != &obj[2] || index != 30);
+
+	/* Only the entry given is erased. */
+	ZC_FAIL_IF(xa_ext_remove_entry(xe, 30, &obj[1]));
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 30, &obj[2]));
+	ZC_FAIL_IF(xa_ext_remove_entry(xe, 30, &obj[2]));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 3);
+
+	/* Old is empty: flip; the value entry at 5 is never handed out. */
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index));
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index) != &obj[3] || index != 10);
+	index = 11;
+	ZC_FAIL_IF(xa_ext_find_old(xe, &index) != &obj[1] || index != 20);
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_from(xe, &index) != xa_mk_value(0) || index != 5);
+	index = 21;
+	ZC_FAIL_IF(xa_ext_find_from(xe, &index) != xa_mk_value(0) || index != 5);
+
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 10, &obj[3]));
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 20, &obj[1]));
+	ZC_FAIL_IF(xa_ext_erase(xe, 5) != xa_mk_value(0));
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_from(xe, &index));
+	kfree(obj);
+}
+
+/*
  * Lockless loads racing stores, reservations and erases: a loader may see
  * an index empty or holding a value made for that index, never anything
  * else; the count ends where the entries say.
@@ -626,7 +691,7 @@ static void ktap_case(const char *name, void (*fn)(struct xa_ext *))
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, ncases = 11;
+	int id, ncases = 12;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
@@ -641,6 +706,7 @@ static int __init test_zcache_init(void)
 	RUN(check_reserve);
 	RUN(check_drain);
 	RUN(check_pointer_entries);
+	RUN(check_generations);
 	RUN(check_load_erase_race);
 
 	src = alloc_page(GFP_KERNEL);

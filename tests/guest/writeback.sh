@@ -1,0 +1,315 @@
+# SPDX-License-Identifier: GPL-2.0
+# Group "writeback": a full pool writes its coldest pages to the swap
+# device.  Every workload verifies every page; after each case the
+# accounting identity holds, pswpout grew by at least what was written
+# back, and nothing else is wrong (the host judges dmesg, with the
+# hung-task detector on).  Ends with a drain and rmmod with swap on.
+
+DBG=/sys/kernel/debug
+FF=$DBG/fail_function
+WBT=$DBG/zcache-test
+[ -w /proc/sys/kernel/hung_task_timeout_secs ] &&
+	echo 30 > /proc/sys/kernel/hung_task_timeout_secs
+# 4 KiB pages only, and no readahead: pswpin and pswpout count pages
+# one for one.
+[ -d /sys/kernel/mm/transparent_hugepage ] &&
+	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+echo 0 > /proc/sys/vm/page-cluster
+
+vmstat_() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
+RAM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+# MADV_PAGEOUT'd pages that overfill a pool of 1% of RAM (in the debug
+# kernels, run outside their small memory cgroup)
+FULL_MB=$PO_MB
+[ -n "$ZCMEM" ] && FULL_MB=$(( RAM_MB / 32 ))
+# A workload under memory pressure whose swapped-out pages overfill a
+# pool of 1% of RAM: 1.25x the memory, or in the debug kernels' memory
+# cgroup (16 MB of a 512 MB guest) 2.5x.
+WB_MB=$(( MEM_MB * 5 / 4 ))
+[ -n "$ZCMEM" ] && WB_MB=$(( MEM_MB * 5 / 2 ))
+
+check "writeback: insmod zcache" load_zcache
+check "writeback: writeback_available is 1" eq "$(stat_ writeback_available)" 1
+check "writeback: dmesg says writeback is available" sh -c \
+	'dmesg | grep -q "zcache: attached .*writeback available"'
+check "writeback: writeback_enabled is Y, shrinker_enabled N by default" \
+	[ "$(param writeback_enabled)$(param shrinker_enabled)" = YN ]
+check "writeback: writeback_enabled refuses 'maybe'" param_refuses writeback_enabled maybe
+check "writeback: shrinker_enabled refuses '2'" param_refuses shrinker_enabled 2
+check "writeback: drain refuses Y while enabled=Y" param_refuses drain Y
+check "writeback: drain refuses 'soon'" param_refuses drain soon
+swap_on /dev/vda
+
+# 6.12's swap cache loads erase the entry; 6.1's frontswap loads never do.
+if [ $FRONTSWAP = 1 ]; then LOADS_ERASE=0; else LOADS_ERASE=1; fi
+
+# Let the worker and the frees of an exited workload settle.
+settle() {
+	local i s=-1
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(stat_ stored_pages)" = "$s" ] && [ "$(param drain)" = N ] && return
+		s=$(stat_ stored_pages)
+		sleep 1
+	done
+}
+
+# Every entry that left the index was counted once.
+identity() {
+	local out
+	out=$(( $(stat_ loads) * LOADS_ERASE + $(stat_ invalidates) +
+		$(stat_ written_back) + $(stat_ duplicate_entry) +
+		$(stat_ stored_pages) ))
+	[ "$(stat_ stores)" -eq $out ] && return
+	echo "    stores $(stat_ stores) != erasing loads + invalidates + written_back + duplicates + stored ($out)"
+	return 1
+}
+
+# case_begin / case_end NAME MIN: the case wrote back at least MIN pages,
+# all of them through pswpout, and the counters add up.
+case_begin() {
+	wb0=$(stat_ written_back) out0=$(vmstat_ pswpout)
+	fail0=$(stat_ writeback_fail) skip0=$(stat_ writeback_skip)
+	stale0=$(stat_ writeback_stale)
+}
+case_end() {
+	settle
+	dwb=$(( $(stat_ written_back) - wb0 ))
+	dout=$(( $(vmstat_ pswpout) - out0 ))
+	info "$1: written_back +$dwb, pswpout +$dout, fail +$(( $(stat_ writeback_fail) - fail0 )), skip +$(( $(stat_ writeback_skip) - skip0 )), stale +$(( $(stat_ writeback_stale) - stale0 ))"
+	stats_line
+	check "writeback: $1: written_back grew by at least $2" ge $dwb "$2"
+	check "writeback: $1: pswpout grew by at least written_back" ge $dout $dwb
+	check "writeback: $1: every entry counted once" identity
+}
+
+# A pool of 1% of RAM under the mixed workload at 1.25 RAM: always full.
+echo 1 > $ZP/max_pool_percent
+case_begin
+run_plain "writeback: mixed past RAM, pool 1%: every page verified" \
+	mixed -m $WB_MB -s 301
+case_end "mixed, pool 1%" 1
+
+# Without writeback the same run writes nothing back.
+echo N > $ZP/writeback_enabled
+case_begin
+run_plain "writeback: pageout with writeback_enabled=N: every page verified" \
+	pageout -m $PO_MB -s 302
+settle
+check "writeback: writeback_enabled=N writes nothing back" \
+	eq "$(stat_ written_back)" $wb0
+echo Y > $ZP/writeback_enabled
+
+# Order: a cold set A paged out first, then a hot set B of the same size
+# worked through swap five times, with a pool that holds 1.6 times A:
+# writeback must take A, not B.  B's faults hit the cache; A's are served
+# by what writeback left of it in the swap cache, or by the disk (without
+# memory pressure, a written-back page stays in the swap cache).
+# A policy test, run where the pool limit (a percentage of all RAM) can
+# be set to 1.6 times a set that fits the group's memory: not in the debug
+# kernels' small memory cgroup.
+if [ -z "$ZCMEM" ]; then
+HC_MB=$(( MEM_MB / 10 ))
+echo 50 > $ZP/max_pool_percent
+at_checkpoint() {
+	pa=$(stat_ pool_total_size)
+	pct=$(( (pa * 16 / 10 * 100 + RAM_MB * 1048576 / 2) / (RAM_MB * 1048576) ))
+	[ $pct -lt 1 ] && pct=1
+	info "hotcold: A takes $pa bytes of pool; pool limit $pct% of RAM"
+	echo $pct > $ZP/max_pool_percent
+}
+case_begin
+run_checkpointed "writeback: hot and cold sets: every page verified" \
+	hotcold -m $HC_MB -o 5 -s 303
+line=$(grep 'swaptest: hotcold' /tmp/swaptest.out)
+field() { echo "$line" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
+hc_pages=$(( HC_MB * 256 ))
+# (A page that compresses poorly goes to disk in either set, and stays in
+# the swap cache: the sets are compared with each other.)
+a_hits=$(field a_hits) b_hits=$(field b_hits)
+check "writeback: hot and cold: the hot set's faults hit the cache more ($b_hits of $hc_pages) than the cold set's ($a_hits)" \
+	gt "${b_hits:-0}" $(( ${a_hits:-0} * 11 / 10 ))
+check "writeback: hot and cold: a tenth of the cold set at least was written back" \
+	ge $(( $(stat_ written_back) - wb0 )) $(( hc_pages / 10 ))
+case_end "hot and cold" 1
+fi
+
+# Random read-verify-write threads while writeback runs all the time.
+echo 1 > $ZP/max_pool_percent
+case_begin
+run_plain "writeback: 2 threads random read-verify-write, pool 1%: verified" \
+	threads -m $WB_MB -t 2 -o $(( 40000 / OPS_DIV )) -s 304
+case_end "threads, pool 1%" 1
+
+# fork: copy-on-write pages shared by two processes, written back.
+case_begin
+run_plain "writeback: fork and copy-on-write, pool 1%: verified" \
+	fork -m $WB_MB -s 305
+case_end "fork, pool 1%" 1
+
+# 6.12: a memory cgroup whose memory.zswap.writeback is 0 keeps its
+# pages compressed: writeback skips them (6.1 has no such setting).
+mount -t cgroup2 cgroup2 $CG 2>/dev/null
+echo +memory > $CG/cgroup.subtree_control 2>/dev/null
+mkdir -p $CG/nowb
+if [ -w $CG/nowb/memory.zswap.writeback ]; then
+	echo 0 > $CG/nowb/memory.zswap.writeback
+	case_begin
+	sh -c "echo \$\$ > $CG/nowb/cgroup.procs; exec swaptest pageout -m $FULL_MB -s 307" \
+		> /tmp/swaptest.out 2>&1
+	rc=$?
+	sed 's/^/    /' /tmp/swaptest.out
+	check "writeback: memory.zswap.writeback=0: verified" eq $rc 0
+	settle
+	check "writeback: memory.zswap.writeback=0: nothing written back" \
+		eq "$(stat_ written_back)" $wb0
+	check "writeback: memory.zswap.writeback=0: its entries were skipped" \
+		gt "$(stat_ writeback_skip)" $skip0
+else
+	info "no memory.zswap.writeback on this kernel"
+fi
+rmdir $CG/nowb
+
+# Slot reuse: a drain picks each victim and then waits 300 ms while churn
+# frees and rewrites a small set's pages over and over; writeback must
+# notice and drop what went stale.
+echo 300 > $WBT/writeback_delay_ms
+echo 1 > $WBT/writeback_delay_points
+at_checkpoint() {
+	echo N > $ZP/enabled
+	echo Y > $ZP/drain
+}
+case_begin
+run_checkpointed "writeback: churn while a drain's victims wait after being picked: verified" \
+	churn -m 2 -o $(( 20000 / OPS_DIV )) -s 306
+echo 0 > $WBT/writeback_delay_ms
+echo 0 > $WBT/writeback_delay_points
+case_end "churn" 0
+check "writeback: churn: stale victims were dropped (writeback_stale grew)" \
+	gt "$(stat_ writeback_stale)" $stale0
+echo Y > $ZP/enabled
+check "writeback: enabled=Y ends the drain" [ "$(param drain)" = N ]
+
+# swapoff in each delay window: after the pick, with the folio locked,
+# after the write was submitted, while MADV_PAGEOUT'd pages wait to be
+# read back.  Then kill -9 of the owner in each window.  The pages must
+# fill a pool of 1% of RAM, and swapoff must be able to bring them all
+# back: in the debug kernels this runs outside their small memory cgroup.
+[ -n "$ZCMEM" ] && echo $$ > $CG/cgroup.procs
+swapoff_in_window() {
+	why=""
+	sleep 1
+	swapoff /dev/vda || why="swapoff failed"
+	[ "$(stat_ stored_pages)" -eq 0 ] ||
+		why="$why; swapoff left $(stat_ stored_pages) pages"
+	swap_on /dev/vda || why="$why; swapon failed"
+	check "writeback: swapoff in delay window $point, round $round${why:+ ($why)}" \
+		[ -z "$why" ]
+}
+for point in 0 1 2; do
+	echo 200 > $WBT/writeback_delay_ms
+	echo $(( 1 << point )) > $WBT/writeback_delay_points
+	for round in 1 2; do
+		at_checkpoint() { swapoff_in_window; }
+		case_begin
+		run_checkpointed "writeback: swapoff in delay window $point, round $round: verified" \
+			pageout -m $FULL_MB -s $(( 310 + point * 3 + round ))
+		case_end "swapoff at point $point, round $round" 0
+	done
+	case_begin
+	cp_dir=/tmp/kill.$$
+	mkdir -p $cp_dir
+	swaptest pageout -m $FULL_MB -s $(( 320 + point )) -C $cp_dir \
+		> /tmp/swaptest.out 2>&1 &
+	pid=$!
+	while [ ! -f $cp_dir/filled ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.2
+	done
+	sleep 1
+	kill -9 $pid
+	wait $pid
+	rm -rf $cp_dir
+	case_end "kill -9 in delay window $point" 0
+	check "writeback: kill -9 in delay window $point: the owner's entries are freed" \
+		lt "$(stat_ stored_pages)" 64
+done
+echo 0 > $WBT/writeback_delay_ms
+echo 0 > $WBT/writeback_delay_points
+check "writeback: no entry left behind by the killed owners" sh -c \
+	'swapoff /dev/vda && [ "$(cat /sys/kernel/debug/zcache/stored_pages)" -eq 0 ]'
+swap_on /dev/vda
+[ -n "$ZCMEM" ] && echo $$ > $CG/zt/cgroup.procs
+
+# Injected failures on the writeback path (kernels with fail_function):
+# the victims stay, and still read back.
+if [ -d $FF ]; then
+	for f in zcache_wb_victim_picked zcache_wb_folio_locked; do
+		echo $f > $FF/inject
+		printf '0x%x\n' $(( -12 )) > $FF/$f/retval
+		fault_attr $FF 50
+		echo 0 > $FF/task-filter
+		case_begin
+		run_plain "writeback: $f fails 50%: every page verified" \
+			mixed -m $WB_MB -s 330
+		echo 0 > $FF/probability
+		echo > $FF/inject
+		case_end "$f fails 50%" 1
+		# Half the attempts fail: about as many as are written back.
+		check "writeback: $f fails 50%: the failures are counted" \
+			ge $(( $(stat_ writeback_fail) - fail0 )) $(( dwb / 4 ))
+	done
+fi
+
+# The shrinker: with a pool that never fills, pages are written back
+# under memory pressure only while shrinker_enabled=Y.  The shrinker is
+# not memcg-aware, as zswap's is not on 6.1: global reclaim calls it, so
+# it is tested where the group runs in the whole guest (stock kernels).
+if [ -z "$ZCMEM" ]; then
+echo 100 > $ZP/max_pool_percent
+case_begin
+hit0=$(stat_ pool_limit_hit)
+run_plain "writeback: mixed at 1.25x RAM, large pool, no shrinker: verified" \
+	mixed -m $(( MEM_MB * 5 / 4 )) -s 340
+settle
+nothing_written() {
+	[ "$(stat_ written_back)" -eq $wb0 ] && [ "$(stat_ pool_limit_hit)" -eq $hit0 ]
+}
+check "writeback: no shrinker, pool never full: nothing written back" nothing_written
+echo Y > $ZP/shrinker_enabled
+case_begin
+run_plain "writeback: mixed at 1.25x RAM with the shrinker: verified" \
+	mixed -m $(( MEM_MB * 5 / 4 )) -s 341
+case_end "shrinker" 1
+echo N > $ZP/shrinker_enabled
+fi
+echo 20 > $ZP/max_pool_percent
+
+# Drain: with enabled=N every entry goes to the swap device, and rmmod
+# succeeds with swap on; the pages then read back from disk.  A quarter
+# of them were read back before the drain: on 6.1 their slots have a page
+# in the swap cache and a copy in zcache at once, and the drain hands the
+# data over to that page (counted in invalidates).
+at_checkpoint() {
+	held=$(stat_ stored_pages) inv0=$(stat_ invalidates)
+	echo N > $ZP/enabled
+	echo Y > $ZP/drain
+	i=0
+	while [ "$(param drain)" = Y ] && [ $i -lt 600 ]; do
+		sleep 1
+		i=$(( i + 1 ))
+	done
+	stats_line
+	info "drain: $held pages held, $(stat_ stored_pages) left after $i s"
+	drained() { [ "$held" -gt 0 ] && [ "$(stat_ stored_pages)" -eq 0 ]; }
+	check "writeback: drain empties the cache ($held pages held)" drained
+	check "writeback: every entry counted once after the drain" identity
+	# (Pages that compressed poorly were never in zcache: half, at least.)
+	if [ $FRONTSWAP = 1 ]; then
+		check "writeback: the drain handed the pages read back over to the swap cache" \
+			ge $(( $(stat_ invalidates) - inv0 )) $(( PO_MB * 256 / 4 / 2 ))
+	fi
+	check "writeback: rmmod succeeds with swap on after the drain" rmmod zcache
+	check "writeback: nothing hooked after rmmod" nothing_hooked
+}
+run_checkpointed "writeback: drained pages read back from disk" \
+	pageout -m $PO_MB -R $(( PO_MB * 256 / 4 )) -s 350
+check "writeback: swapoff after zcache is gone" swapoff /dev/vda

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writeback: making room in the pool by writing its coldest pages to swap
+ *
+ * A store that finds the pool full goes to the swap device, and kicks the
+ * writeback worker: it writes the coldest entries to their swap slots
+ * until the pool is below its accept threshold again, so that the pool
+ * keeps the pages most likely to be faulted in.  An optional shrinker
+ * asks for writeback under memory pressure before the pool is full.  A
+ * drain writes back every entry, so that rmmod needs no swapoff.
+ *
+ * Coldness.  Each index keeps two generations as XArray marks
+ * (xarray_ext.c): an entry is young when stored, and victims are old
+ * entries, met from a per-type cursor in offset order.  Once no old entry
+ * is left the generations flip, and the entries stored since the previous
+ * flip are the old ones.  An entry found busy is made young again: its
+ * second chance.  That costs no memory beyond the marks' bits in the
+ * index's nodes; the age it tells is one generation wide, and within one,
+ * offset order (on a fresh device, the order slots were first written).
+ * Zero-page entries are never marked, so never written back to make room
+ * (they take no pool memory); a drain writes back those too.
+ *
+ * Writing one entry back is what mm/zswap.c does (zswap_writeback_entry()):
+ * allocate a locked swap cache folio for the slot, which pins it: no
+ * swap-in, store, invalidation or swapoff can touch the slot until the
+ * folio is unlocked (a swap-in waits on the lock and finds the folio
+ * uptodate; swapoff locks every swap cache folio and waits for its
+ * writeback).  Under that lock check that the index still holds the
+ * entry picked (a slot freed and written again meanwhile has a new entry,
+ * or none: the old data is never written over new), decompress into the
+ * folio, erase the entry, and write the folio as reclaim does.  The store
+ * hook refuses the worker's own pages (zcache_wb_writing()).  On 6.12 a
+ * slot written again as zeroes went to the zeromap behind zcache's back:
+ * its entry is stale and is dropped, not written.  A folio that already
+ * exists is being swapped in or sits in the swap cache: the entry is
+ * skipped; a drain hands the data over to the folio instead, which it
+ * marks dirty so that reclaim writes it out before dropping it.
+ *
+ * A drain runs while no store inserts (the core quiesces the stores
+ * before it starts, and stops it before enabling them again): so it may
+ * also drop the entries of slots no one refers to, which the swap slots
+ * cache has not returned yet, and which would otherwise keep the module
+ * pinned.
+ *
+ * The worker runs under memalloc_noio: Linux 6.1's
+ * __read_swap_cache_async() waits in a loop for a slot whose cache bit is
+ * set while its folio is not in the cache yet, and inside reclaim that
+ * could wait for reclaim itself.  So writeback never runs inside reclaim:
+ * the shrinker only asks the worker for it.
+ *
+ * Locking: the worker is one work item on an ordered workqueue, so writes
+ * back one entry at a time and needs no lock of its own; its state is
+ * read locklessly by the store path.  It takes a folio lock, then xa_lock
+ * of an index (see the core's lock order); the core's callbacks take the
+ * allocator's locks and a compressor context's mutex.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/error-injection.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/shrinker.h>
+#include <linux/swap.h>
+#include <linux/swapops.h>
+#include <linux/workqueue.h>
+
+#include "writeback.h"
+#include "xarray_ext.h"
+#include "zcache.h"
+
+/*********************************
+ * state
+ *********************************/
+/*
+ * Consecutive entries that were not written back (busy, stale, failed)
+ * after which the worker gives up until the next kick; a drain instead
+ * waits ZCACHE_WB_DRAIN_WAIT_MS and tries again, up to
+ * ZCACHE_WB_DRAIN_TRIES times in a row.
+ */
+#define ZCACHE_WB_MAX_MISSES	64
+#define ZCACHE_WB_DRAIN_WAIT_MS	20
+#define ZCACHE_WB_DRAIN_TRIES	100
+
+static const struct zcache_wb_ops *zcache_wb_ops;
+static struct workqueue_struct *zcache_wb_wq;
+static struct shrinker *zcache_wb_shrinker;
+
+/* The swap cache calls work: writeback can run at all */
+static bool zcache_wb_usable;
+/* From zcache_wb_start() to zcache_wb_exit(): the worker may be queued */
+static bool zcache_wb_running;
+/* The parameters writeback_enabled and shrinker_enabled */
+static bool zcache_wb_enabled;
+static bool zcache_wb_shrinker_enabled;
+/* A drain was asked for and has not ended */
+static bool zcache_wb_drain_on;
+/* Entries the shrinker asked to be written back */
+static atomic_long_t zcache_wb_shrink_pending;
+
+/* The task running the worker, whose stores the core refuses */
+static struct task_struct *zcache_wb_task;
+
+/*
+ * A run that gave up on ZCACHE_WB_MAX_MISSES entries in a row (all busy,
+ * or their cgroups forbid writeback, or no memory) makes the pool's kicks
+ * wait ZCACHE_WB_BACKOFF before the next run.
+ */
+#define ZCACHE_WB_BACKOFF	(HZ / 10)
+static unsigned long zcache_wb_backoff_until;
+
+/* Where the next victim is looked for: a type, and a cursor per type */
+static unsigned int zcache_wb_type;
+static unsigned long zcache_wb_cursor[MAX_SWAPFILES];
+
+static void zcache_wb_work_fn(struct work_struct *work);
+static DECLARE_WORK(zcache_wb_work, zcache_wb_work_fn);
+
+/*********************************
+ * test points
+ *********************************/
+/*
+ * Three points on the path of one entry, for the VM suite: after the
+ * victim is picked, after its folio is locked (the entry is pinned), and
+ * after the write is submitted.  Each can be delayed through debugfs
+ * (zcache-test/writeback_delay_ms, and writeback_delay_points, a mask of
+ * BIT(point)), and made to fail by fail_function (the first two: the
+ * entry is then not written back, and stays).  Not for production use.
+ */
+enum zcache_wb_point {
+	ZCACHE_WB_POINT_PICKED,
+	ZCACHE_WB_POINT_LOCKED,
+	ZCACHE_WB_POINT_SUBMITTED,
+};
+
+static u32 zcache_wb_delay_ms;
+static u32 zcache_wb_delay_points;
+static struct dentry *zcache_wb_debugfs;
+
+static void zcache_wb_delay(enum zcache_wb_point point)
+{
+	u32 ms = READ_ONCE(zcache_wb_delay_ms);
+
+	if (unlikely(ms) && (READ_ONCE(zcache_wb_delay_points) & BIT(point)))
+		msleep(min_t(u32, ms, 10000));
+}
+
+static noinline int zcache_wb_victim_picked(unsigned int type, pgoff_t offset)
+{
+	zcache_wb_delay(ZCACHE_WB_POINT_PICKED);
+	return 0;
+}
+ALLOW_ERROR_INJECTION(zcache_wb_victim_picked, ERRNO);
+
+static noinline int zcache_wb_folio_locked(struct folio *folio)
+{
+	zcache_wb_delay(ZCACHE_WB_POINT_LOCKED);
+	return 0;
+}
+ALLOW_ERROR_INJECTION(zcache_wb_folio_locked, ERRNO);
+
+static noinline void zcache_wb_write_submitted(struct folio *folio)
+{
+	zcache_wb_delay(ZCACHE_WB_POINT_SUBMITTED);
+}
+
+/*********************************
+ * writing one entry back
+ *********************************/
+/*
+ * The entry's folio exists: a swap-in has it, or it sits in the swap
+ * cache (on 6.1 a page read back keeps its slot, and zcache its copy,
+ * until the slot is freed).  Writeback to make room gives the entry a
+ * second chance.  A drain hands the data over to the folio if it holds
+ * it, uptodate, for the same slot: marked dirty, it is written out before
+ * reclaim may drop it, and the entry is freed.
+ */
+static int zcache_wb_busy(struct xa_ext *index, swp_entry_t swp, void *entry,
+			  struct folio *folio, bool drain)
+{
+	pgoff_t offset = swp_offset(swp);
+	int ret = -EEXIST;
+
+	if (!drain) {
+		if (!xa_ext_make_young(index, offset, entry))
+			goto stale;
+		goto skip;
+	}
+	folio_lock(folio);
+	if (xa_ext_load(index, offset) != entry) {
+		folio_unlock(folio);
+		goto stale;
+	}
+	if (folio_test_swapcache(folio) &&
+	    zcache_swapcache_entry(folio).val == swp.val &&
+	    folio_test_uptodate(folio)) {
+		folio_mark_dirty(folio);
+		if (xa_ext_remove_entry(index, offset, entry)) {
+			zcache_wb_ops->release(entry, false);
+			ret = 0;
+		}
+	}
+	folio_unlock(folio);
+	if (!ret)
+		return 0;
+skip:
+	zcache_wb_ops->count(ZCACHE_WB_SKIP);
+	return ret;
+stale:
+	/* Loaded and erased, or its slot freed, since it was picked */
+	zcache_wb_ops->count(ZCACHE_WB_STALE);
+	return -ESTALE;
+}
+
+/*
+ * Write back the entry of (@type, @offset), if it is still @entry.
+ * Return: 0 if the entry is gone from the index (written back, handed
+ * over, or its slot freed), a negative errno if it was not written back.
+ */
+static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
+			   pgoff_t offset, void *entry, bool drain)
+{
+	swp_entry_t swp = swp_entry(type, offset);
+	struct folio *folio;
+	bool allocated;
+	int ret;
+
+	ret = zcache_wb_victim_picked(type, offset);
+	if (ret)
+		goto fail;
+
+	folio = zcache_swapcache_get(swp, &allocated);
+	if (!folio) {
+		/*
+		 * The slot was freed (its entry is gone, or goes when the
+		 * swap slots cache next returns it), no memory, or (6.12) a
+		 * swap-in is about to add its folio.
+		 */
+		if (xa_ext_load(index, offset) != entry) {
+			zcache_wb_ops->count(ZCACHE_WB_STALE);
+			return -ESTALE;
+		}
+		/*
+		 * A drain cannot wait for the swap slots cache: a slot no one
+		 * refers to can never be read, and its entry goes.  Only a
+		 * drain, during which no store inserts (the core quiesced the
+		 * stores after enabled=N, and stops the drain before
+		 * enabled=Y): the entry cannot have been replaced by an equal
+		 * handle for a new user of the slot meanwhile.
+		 */
+		if (drain && zcache_swapcache_unused(swp) &&
+		    xa_ext_remove_entry(index, offset, entry)) {
+			zcache_wb_ops->release(entry, false);
+			zcache_wb_ops->count(ZCACHE_WB_STALE);
+			return 0;
+		}
+		/* Not again before the next flip */
+		xa_ext_make_young(index, offset, entry);
+		ret = -ENOMEM;
+		goto fail;
+	}
+	if (!allocated) {
+		ret = zcache_wb_busy(index, swp, entry, folio, drain);
+		folio_put(folio);
+		return ret;
+	}
+
+	/* The folio pins the slot: what the index holds for it is final. */
+	ret = zcache_wb_folio_locked(folio);
+	if (ret)
+		goto delete_folio;
+	if (xa_ext_load(index, offset) != entry) {
+		zcache_wb_ops->count(ZCACHE_WB_STALE);
+		ret = -ESTALE;
+		goto delete_folio_counted;
+	}
+	/* 6.12: the slot was written again, as zeroes, to the zeromap. */
+	if (zcache_swapcache_zero_filled(swp)) {
+		if (xa_ext_remove_entry(index, offset, entry))
+			zcache_wb_ops->release(entry, false);
+		zcache_wb_ops->count(ZCACHE_WB_STALE);
+		ret = -ESTALE;
+		goto delete_folio_counted;
+	}
+	/*
+	 * memory.zswap.writeback=0 keeps the cgroup's pages compressed, but
+	 * not from a drain: zcache is asked to go, and with zswap disabled
+	 * the kernel writes such a cgroup's pages to the swap device anyway.
+	 */
+	if (!drain && !zcache_swapcache_writeback_allowed(folio)) {
+		xa_ext_make_young(index, offset, entry);
+		zcache_wb_ops->count(ZCACHE_WB_SKIP);
+		ret = -EPERM;
+		goto delete_folio_counted;
+	}
+	/* A copy that cannot be read stays, and fails its loads as before. */
+	ret = zcache_wb_ops->fill(entry, folio_page(folio, 0));
+	if (ret)
+		goto delete_folio;
+	if (WARN_ON_ONCE(!xa_ext_remove_entry(index, offset, entry))) {
+		ret = -ESTALE;
+		goto delete_folio;
+	}
+	folio_mark_uptodate(folio);
+	/* To the tail of the inactive list once written, like zswap's */
+	folio_set_reclaim(folio);
+
+	ret = zcache_swapcache_write(folio);
+	/* As pageout(): no write under way, no rotation wanted */
+	if (!folio_test_writeback(folio))
+		folio_clear_reclaim(folio);
+	zcache_wb_write_submitted(folio);
+	/*
+	 * A folio neither in the swap cache nor under writeback was not
+	 * written: its slot was free (or, rarely, it was written and already
+	 * reclaimed: then written_back undercounts, never overcounts).
+	 */
+	zcache_wb_ops->release(entry, !ret && (folio_test_swapcache(folio) ||
+					       folio_test_writeback(folio)));
+	folio_put(folio);
+	if (ret) {
+		/* Kept in memory, dirty (a cgroup without writeback), or an I/O error */
+		zcache_wb_ops->count(ZCACHE_WB_FAIL);
+	}
+	return 0;
+
+delete_folio:
+	zcache_wb_ops->count(ZCACHE_WB_FAIL);
+delete_folio_counted:
+	zcache_swapcache_delete(folio);
+	folio_unlock(folio);
+	folio_put(folio);
+	return ret;
+fail:
+	zcache_wb_ops->count(ZCACHE_WB_FAIL);
+	return ret;
+}
+
+/*
+ * Find the next victim and write it back: an old entry, or for a drain any
+ * entry.  One type is worked on, from its cursor, until it has no victim
+ * left; then the next.
+ * Return: as zcache_wb_entry(), or -ENOENT if there was no victim at all.
+ */
+static int zcache_wb_next(bool drain)
+{
+	unsigned int n, type;
+	struct xa_ext *index;
+	unsigned long offset;
+	void *entry;
+	int ret;
+
+	for (n = 0; n < MAX_SWAPFILES; n++) {
+		type = (zcache_wb_type + n) % MAX_SWAPFILES;
+		index = zcache_wb_ops->index(type);
+		if (!index || !xa_ext_entries(index))
+			continue;
+		offset = zcache_wb_cursor[type];
+		if (drain) {
+			entry = xa_ext_find_from(index, &offset);
+		} else {
+			entry = xa_ext_find_old(index, &offset);
+			/* None was old: the generations flipped, look again. */
+			if (!entry)
+				entry = xa_ext_find_old(index, &offset);
+		}
+		if (!entry)
+			continue;
+		zcache_wb_type = type;
+		zcache_wb_cursor[type] = offset + 1;
+		ret = zcache_wb_entry(index, type, offset, entry, drain);
+		if (!ret)
+			atomic_long_dec_if_positive(&zcache_wb_shrink_pending);
+		return ret;
+	}
+	return -ENOENT;
+}
+
+/*********************************
+ * the worker
+ *********************************/
+/* Whether writeback (not a drain) is wanted now */
+static bool zcache_wb_wanted(void)
+{
+	if (!READ_ONCE(zcache_wb_enabled))
+		return false;
+	return zcache_wb_ops->over_target() ||
+	       (READ_ONCE(zcache_wb_shrinker_enabled) &&
+		atomic_long_read(&zcache_wb_shrink_pending) > 0);
+}
+
+static void zcache_wb_work_fn(struct work_struct *work)
+{
+	unsigned int noio, misses = 0, tries = 0;
+	bool drain;
+	int ret;
+
+	noio = memalloc_noio_save();
+	WRITE_ONCE(zcache_wb_task, current);
+	while (READ_ONCE(zcache_wb_running)) {
+		drain = READ_ONCE(zcache_wb_drain_on);
+		if (!drain && !zcache_wb_wanted())
+			break;
+		ret = zcache_wb_next(drain);
+		if (ret == -ENOENT) {
+			if (drain)
+				WRITE_ONCE(zcache_wb_drain_on, false);
+			break;
+		}
+		if (!ret) {
+			misses = 0;
+			tries = 0;
+		} else if (++misses >= ZCACHE_WB_MAX_MISSES) {
+			if (!drain) {
+				WRITE_ONCE(zcache_wb_backoff_until,
+					   jiffies + ZCACHE_WB_BACKOFF);
+				break;
+			}
+			if (++tries >= ZCACHE_WB_DRAIN_TRIES) {
+				pr_info("drain: gave up, %d entries in a row could not be written back %d times\n",
+					misses, tries);
+				WRITE_ONCE(zcache_wb_drain_on, false);
+				break;
+			}
+			misses = 0;
+			msleep(ZCACHE_WB_DRAIN_WAIT_MS);
+		}
+		cond_resched();
+	}
+	WRITE_ONCE(zcache_wb_task, NULL);
+	memalloc_noio_restore(noio);
+}
+
+/*
+ * Queue the worker unless writeback has stopped.  Under RCU, so that
+ * zcache_wb_exit() can wait for every queuer that saw it running.
+ */
+static void zcache_wb_queue(void)
+{
+	rcu_read_lock();
+	if (READ_ONCE(zcache_wb_running))
+		queue_work(zcache_wb_wq, &zcache_wb_work);
+	rcu_read_unlock();
+}
+
+/*********************************
+ * shrinker
+ *********************************/
+/*
+ * The shrinker counts the pool's pages while it is enabled, and asks the
+ * worker to write back as many entries as it is asked to scan: writeback
+ * never runs inside reclaim (see the top of this file), so it reports
+ * nothing freed and stops the scan.
+ */
+static unsigned long zcache_wb_shrinker_count(struct shrinker *shrinker,
+					      struct shrink_control *sc)
+{
+	unsigned long pages;
+
+	if (!READ_ONCE(zcache_wb_shrinker_enabled) ||
+	    !READ_ONCE(zcache_wb_enabled))
+		return 0;
+	pages = zcache_wb_ops->pool_pages();
+	return pages ? pages : SHRINK_EMPTY;
+}
+
+static unsigned long zcache_wb_shrinker_scan(struct shrinker *shrinker,
+					     struct shrink_control *sc)
+{
+	long cap = zcache_wb_ops->pool_pages() * 4;
+
+	if (atomic_long_add_return(sc->nr_to_scan, &zcache_wb_shrink_pending) > cap)
+		atomic_long_set(&zcache_wb_shrink_pending, cap);
+	zcache_wb_queue();
+	return SHRINK_STOP;
+}
+
+/*********************************
+ * interface
+ *********************************/
+/**
+ * zcache_wb_kick() - the pool is full: write back until it is not
+ *
+ * Context: any that may queue work; never sleeps.
+ */
+void zcache_wb_kick(void)
+{
+	if (READ_ONCE(zcache_wb_enabled) &&
+	    !time_before(jiffies, READ_ONCE(zcache_wb_backoff_until)))
+		zcache_wb_queue();
+}
+
+/**
+ * zcache_wb_writing() - whether the caller is the writeback worker
+ *
+ * The store hook asks: the worker's own pages go to the swap device.
+ *
+ * Context: any.
+ * Return: true in the task that runs the worker, while it runs.
+ */
+bool zcache_wb_writing(void)
+{
+	return READ_ONCE(zcache_wb_task) == current;
+}
+
+/**
+ * zcache_wb_available() - whether this kernel allows writeback
+ *
+ * Context: any.
+ * Return: true from zcache_wb_start() on, if the swap cache calls work.
+ */
+bool zcache_wb_available(void)
+{
+	return READ_ONCE(zcache_wb_usable);
+}
+
+/**
+ * zcache_wb_configure() - set the parameters writeback follows
+ * @writeback: write back when the pool is full
+ * @shrinker:  write back under memory pressure as well
+ *
+ * Context: process context; the core's parameter lock held.
+ */
+void zcache_wb_configure(bool writeback, bool shrinker)
+{
+	WRITE_ONCE(zcache_wb_enabled, writeback);
+	WRITE_ONCE(zcache_wb_shrinker_enabled, shrinker);
+	if (!writeback || !shrinker)
+		atomic_long_set(&zcache_wb_shrink_pending, 0);
+}
+
+/**
+ * zcache_wb_drain() - start or stop writing back every entry
+ * @start: true to start, false to stop a drain in progress
+ *
+ * The drain runs in the worker and ends by itself once no entry is left,
+ * or once entries kept failing for about two seconds.  The caller has
+ * made stores refuse and waited for those in flight: no entry may be
+ * inserted while a drain runs.  Stopping waits for the worker, so that
+ * stores may insert again on return.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENODEV if writeback is unavailable.
+ */
+int zcache_wb_drain(bool start)
+{
+	if (!zcache_wb_available())
+		return -ENODEV;
+	WRITE_ONCE(zcache_wb_drain_on, start);
+	if (start)
+		zcache_wb_queue();
+	else
+		flush_work(&zcache_wb_work);
+	return 0;
+}
+
+/**
+ * zcache_wb_draining() - whether a drain is in progress
+ *
+ * Context: any.
+ * Return: true from zcache_wb_drain(true) until the drain has ended.
+ */
+bool zcache_wb_draining(void)
+{
+	return READ_ONCE(zcache_wb_drain_on);
+}
+
+/**
+ * zcache_wb_init() - prepare writeback, before pages arrive
+ * @ops: the core's callbacks, valid until zcache_wb_exit() has returned
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int zcache_wb_init(const struct zcache_wb_ops *ops)
+{
+	zcache_wb_ops = ops;
+	zcache_wb_wq = alloc_ordered_workqueue("zcache_writeback",
+					       WQ_MEM_RECLAIM);
+	if (!zcache_wb_wq)
+		return -ENOMEM;
+	zcache_wb_debugfs = debugfs_create_dir(KBUILD_MODNAME "-test", NULL);
+	debugfs_create_u32("writeback_delay_ms", 0600, zcache_wb_debugfs,
+			   &zcache_wb_delay_ms);
+	debugfs_create_u32("writeback_delay_points", 0600, zcache_wb_debugfs,
+			   &zcache_wb_delay_points);
+	return 0;
+}
+
+/**
+ * zcache_wb_start() - let writeback run, once zcache is attached
+ *
+ * Writeback is available if the attach layer's swap cache calls are; if
+ * not, the attach layer has said why, and the cache works without it.
+ * The shrinker, if it cannot be registered, is missing and said so.
+ *
+ * Context: process context, may sleep.
+ */
+void zcache_wb_start(void)
+{
+	if (!zcache_swapcache_ready())
+		return;
+	zcache_wb_shrinker = zcache_shrinker_create(zcache_wb_shrinker_count,
+						    zcache_wb_shrinker_scan);
+	if (!zcache_wb_shrinker)
+		pr_warn("cannot register the writeback shrinker\n");
+	WRITE_ONCE(zcache_wb_usable, true);
+	WRITE_ONCE(zcache_wb_running, true);
+}
+
+/**
+ * zcache_wb_exit() - stop writeback for good
+ *
+ * On return the worker is not running and will not run again, and the
+ * shrinker is gone: the swap cache calls are no longer used.
+ *
+ * Context: process context, may sleep.
+ */
+void zcache_wb_exit(void)
+{
+	WRITE_ONCE(zcache_wb_running, false);
+	WRITE_ONCE(zcache_wb_drain_on, false);
+	zcache_shrinker_destroy(zcache_wb_shrinker);
+	zcache_wb_shrinker = NULL;
+	/* No store or parameter write queues the worker after this. */
+	synchronize_rcu();
+	if (zcache_wb_wq) {
+		cancel_work_sync(&zcache_wb_work);
+		destroy_workqueue(zcache_wb_wq);
+		zcache_wb_wq = NULL;
+	}
+	WRITE_ONCE(zcache_wb_usable, false);
+	debugfs_remove_recursive(zcache_wb_debugfs);
+}
