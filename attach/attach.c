@@ -618,15 +618,15 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * Writeback needs swap core functions that no module may call:
  * __read_swap_cache_async(), which finds the swap cache folio of a slot
  * or adds a new, locked one (and so pins the slot); delete_from_swap_cache(),
- * which takes such a folio out again; swp_swapcount(), how many users a
- * slot has; on 6.12 swp_swap_info(), for the zeromap of a slot's device;
- * and the swap device's writepage.
+ * which takes such a folio out again; get_swap_device(), which pins a
+ * slot's device against swapoff to read its swap_map (how many users the
+ * slot has) and, on 6.12, its zeromap; and the swap device's writepage.
  * Why each call is safe under IBT, which on 6.12 seals every function whose
  * address the kernel never takes (its ENDBR is overwritten, and an
  * indirect call to it traps on a CPU that enforces IBT):
  *
- * - __read_swap_cache_async(), delete_from_swap_cache(), swp_swapcount()
- *   and swp_swap_info() are sealed.
+ * - __read_swap_cache_async(), delete_from_swap_cache() and
+ *   get_swap_device() are sealed.
  *   zcache never calls them through a pointer.  Each has a stub here with
  *   the kernel function's prototype, which writeback calls directly.  The
  *   stub is traced by an ftrace_ops with IPMODIFY whose handler moves the
@@ -647,8 +647,7 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * traces a stub too, ftrace's list function calls the handler unless it
  * finds itself recursing, which it cannot from the writeback worker
  * (process context, not inside any ftrace callback).  A body that ran
- * anyway would fail the read (NULL), the count (a user) or the zeromap
- * test (no zeromap known) safely, but the delete stub's would only warn, leaving a folio
+ * anyway would fail the read or the device (NULL) safely, but the delete stub's would only warn, leaving a folio
  * that is not uptodate in the swap cache: a fault on that slot would get
  * SIGBUS.  It cannot run, for the reason above.
  *
@@ -709,28 +708,18 @@ static noinline __noipa void zcache_call_delete_from_swap_cache(struct folio *fo
 	WARN_ONCE(1, pr_fmt("delete_from_swap_cache() was not redirected\n"));
 }
 
-static noinline __noipa int zcache_call_swp_swapcount(swp_entry_t entry)
-{
-	return 1;
-}
-
-#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
 static noinline __noipa struct swap_info_struct *
-zcache_call_swp_swap_info(swp_entry_t entry)
+zcache_call_get_swap_device(swp_entry_t entry)
 {
 	return NULL;
 }
-#endif
 
 static struct zcache_call zcache_calls[] = {
 	{ .name = "__read_swap_cache_async",
 	  .stub = zcache_call_read_swap_cache_async },
 	{ .name = "delete_from_swap_cache",
 	  .stub = zcache_call_delete_from_swap_cache },
-	{ .name = "swp_swapcount", .stub = zcache_call_swp_swapcount },
-#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
-	{ .name = "swp_swap_info", .stub = zcache_call_swp_swap_info },
-#endif
+	{ .name = "get_swap_device", .stub = zcache_call_get_swap_device },
 };
 
 /* Set once every stub is redirected; cleared before they are undone */
@@ -942,11 +931,23 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
  *
  * Context: process context.
  * Return: true if the slot has no user (page table, shmem or swap cache
- * reference counted in its swap count).
+ * reference counted in its swap count); false if it has one, or if its
+ * device is going (swapoff frees every slot itself).
  */
 bool zcache_swapcache_unused(swp_entry_t swp)
 {
-	return zcache_swapcache_ready() && !zcache_call_swp_swapcount(swp);
+	struct swap_info_struct *si;
+	bool unused;
+
+	if (!zcache_swapcache_ready())
+		return false;
+	si = zcache_call_get_swap_device(swp);
+	if (!si)
+		return false;
+	/* The count, with its continuation bit; the cache bit aside */
+	unused = !(READ_ONCE(si->swap_map[swp_offset(swp)]) & ~SWAP_HAS_CACHE);
+	put_swap_device(si);
+	return unused;
 }
 
 /**
@@ -966,9 +967,14 @@ bool zcache_swapcache_unused(swp_entry_t swp)
 bool zcache_swapcache_zero_filled(swp_entry_t swp)
 {
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
-	struct swap_info_struct *si = zcache_call_swp_swap_info(swp);
+	struct swap_info_struct *si = zcache_call_get_swap_device(swp);
+	bool zero;
 
-	return si && si->zeromap && test_bit(swp_offset(swp), si->zeromap);
+	if (!si)
+		return false;
+	zero = si->zeromap && test_bit(swp_offset(swp), si->zeromap);
+	put_swap_device(si);
+	return zero;
 #else
 	return false;
 #endif

@@ -46,9 +46,7 @@
  * - 6.12: struct folio *__read_swap_cache_async(swp_entry_t, gfp_t,
  *             struct mempolicy *, pgoff_t, bool *, bool skip_if_exists);
  * - both: void delete_from_swap_cache(struct folio *);
- * - both: int swp_swapcount(swp_entry_t);
- * - 6.12: struct swap_info_struct *swp_swap_info(swp_entry_t), for the
- *   zeromap.
+ * - both: struct swap_info_struct *get_swap_device(swp_entry_t).
  * A kernel outside these lines has no writeback.  A version test, the one
  * in zcache: mm/swap.h is not among the installed headers, so there is
  * nothing to test for.  Kbuild passes the kernel's VERSION and PATCHLEVEL.
