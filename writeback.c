@@ -158,6 +158,7 @@ static noinline int zcache_wb_victim_picked(unsigned int type, pgoff_t offset)
 	zcache_wb_delay(ZCACHE_WB_POINT_PICKED);
 	return 0;
 }
+
 ALLOW_ERROR_INJECTION(zcache_wb_victim_picked, ERRNO);
 
 static noinline int zcache_wb_folio_locked(struct folio *folio)
@@ -165,6 +166,7 @@ static noinline int zcache_wb_folio_locked(struct folio *folio)
 	zcache_wb_delay(ZCACHE_WB_POINT_LOCKED);
 	return 0;
 }
+
 ALLOW_ERROR_INJECTION(zcache_wb_folio_locked, ERRNO);
 
 static noinline void zcache_wb_write_submitted(struct folio *folio)

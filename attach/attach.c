@@ -647,12 +647,14 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * traces a stub too, ftrace's list function calls the handler unless it
  * finds itself recursing, which it cannot from the writeback worker
  * (process context, not inside any ftrace callback).  A body that ran
- * anyway would fail the read or the device (NULL) safely, but the delete stub's would only warn, leaving a folio
- * that is not uptodate in the swap cache: a fault on that slot would get
- * SIGBUS.  It cannot run, for the reason above.
+ * anyway would fail the read or the device lookup (NULL) safely, but
+ * the delete stub's would only warn, leaving a folio that is not uptodate
+ * in the swap cache: a fault on that slot would get SIGBUS.  It cannot
+ * run, for the reason above.
  *
- * The prototypes are those of mm/swap.h in the kernels read (compat.h):
- * on any other kernel these calls, and so writeback, are unavailable.
+ * The prototypes are those of mm/swap.h and include/linux/swap.h in the
+ * kernels read (compat.h): on any other kernel these calls, and so
+ * writeback, are unavailable.
  */
 #if ZCACHE_SWAPCACHE_CALLS
 /**
