@@ -533,6 +533,16 @@ invalid:
 	return -EINVAL;
 }
 
+/* zcache_bool_set()'s words, parsed into *@res; nothing is stored. */
+static int zcache_bool_parse(const char *val, const struct kernel_param *kp,
+			     bool *res)
+{
+	struct kernel_param word = *kp;
+
+	word.arg = res;
+	return zcache_bool_set(val, &word);
+}
+
 static int zcache_percent_set(const char *val, const struct kernel_param *kp,
 			      unsigned int min, unsigned int max)
 {
@@ -568,12 +578,10 @@ static int zcache_max_compressed_set(const char *val,
  */
 static int zcache_enabled_set(const char *val, const struct kernel_param *kp)
 {
-	struct kernel_param word = *kp;
 	bool enable;
 	int ret;
 
-	word.arg = &enable;
-	ret = zcache_bool_set(val, &word);
+	ret = zcache_bool_parse(val, kp, &enable);
 	if (ret)
 		return ret;
 	if (enable && zcache_initialized && zcache_wb_draining())
@@ -596,13 +604,10 @@ static int zcache_writeback_param_set(const char *val,
 
 static int zcache_drain_set(const char *val, const struct kernel_param *kp)
 {
-	struct kernel_param word = *kp;
 	bool start;
 	int ret;
 
-	/* The same words as the other switches; nothing is stored. */
-	word.arg = &start;
-	ret = zcache_bool_set(val, &word);
+	ret = zcache_bool_parse(val, kp, &start);
 	if (ret)
 		return ret;
 	if (!zcache_initialized) {
@@ -905,6 +910,25 @@ static int zcache_decompress(unsigned long handle, struct page *page)
 	return ret;
 }
 
+/*
+ * Fill @page from @entry: a zero entry clears it, an object is
+ * decompressed.  A failure is counted here; the caller says why it
+ * mattered.
+ */
+static int zcache_entry_fill(void *entry, struct page *page)
+{
+	int ret;
+
+	if (zcache_entry_is_zero(entry)) {
+		clear_highpage(page);
+		return 0;
+	}
+	ret = zcache_decompress((unsigned long)entry, page);
+	if (ret)
+		zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
+	return ret;
+}
+
 /*********************************
  * swap cache operations
  *********************************/
@@ -1028,16 +1052,11 @@ static int zcache_load(unsigned int type, pgoff_t offset, struct page *page,
 	if (!entry)
 		return -ENOENT;
 
-	if (zcache_entry_is_zero(entry)) {
-		clear_highpage(page);
-	} else {
-		ret = zcache_decompress((unsigned long)entry, page);
-		if (ret) {
-			zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
-			WARN_ONCE(1, pr_fmt("cannot decompress swap type %u offset %lu (%d)\n"),
-				  type, offset, ret);
-			return ret;
-		}
+	ret = zcache_entry_fill(entry, page);
+	if (ret) {
+		WARN_ONCE(1, pr_fmt("cannot decompress swap type %u offset %lu (%d)\n"),
+			  type, offset, ret);
+		return ret;
 	}
 	zcache_stat_inc(ZCACHE_LOADS);
 
@@ -1159,18 +1178,11 @@ static struct xa_ext *zcache_wb_index(unsigned int type)
 /* Like a load, but the copy's failure is writeback's to count as such. */
 static int zcache_wb_fill(void *entry, struct page *page)
 {
-	int ret;
+	int ret = zcache_entry_fill(entry, page);
 
-	if (zcache_entry_is_zero(entry)) {
-		clear_highpage(page);
-		return 0;
-	}
-	ret = zcache_decompress((unsigned long)entry, page);
-	if (ret) {
-		zcache_stat_inc(ZCACHE_DECOMPRESS_FAIL);
+	if (ret)
 		pr_err_ratelimited("writeback: cannot decompress an entry (%d); it stays\n",
 				   ret);
-	}
 	return ret;
 }
 
