@@ -2,7 +2,7 @@
 # Group "stress" (debug kernel): load and unload under load, round after
 # round, and the OOM killer while zcache holds pages.
 #
-# Unload rounds (zcrounds= on the command line, 50 by default): insmod
+# Unload rounds (zcrounds= on the command line, 24 by default): insmod
 # with the round's compressor, swapon, a workload paging out while rmmod
 # is tried over and over (stores in flight), rmmod again while the pages
 # are held, read back and verify, swapoff, rmmod.  Every third round,
@@ -15,7 +15,7 @@
 # group by init.
 
 ROUNDS=$(sed -n 's/.*zcrounds=\([0-9]*\).*/\1/p' /proc/cmdline)
-ROUNDS=${ROUNDS:-50}
+ROUNDS=${ROUNDS:-24}
 COMPRESSORS="lzo lz4 zstd lz4hc deflate lzo-rle"
 
 # rmmod_loop DIR PID: once workload PID starts paging out (DIR/paging),
