@@ -22,19 +22,22 @@
  *
  * Writing one entry back is what mm/zswap.c does (zswap_writeback_entry()):
  * allocate a locked swap cache folio for the slot, which pins it: no
- * swap-in, store, invalidation or swapoff can touch the slot until the
- * folio is unlocked (a swap-in waits on the lock and finds the folio
- * uptodate; swapoff locks every swap cache folio and waits for its
- * writeback).  Under that lock check that the index still holds the
- * entry picked (a slot freed and written again meanwhile has a new entry,
- * or none: the old data is never written over new), decompress into the
- * folio, erase the entry, and write the folio as reclaim does.  The store
- * hook refuses the worker's own pages (zcache_wb_writing()).  On 6.12 a
- * slot written again as zeroes went to the zeromap behind zcache's back:
- * its entry is stale and is dropped, not written.  A folio that already
- * exists is being swapped in or sits in the swap cache: the entry is
- * skipped; a drain hands the data over to the folio instead, which it
- * marks dirty so that reclaim writes it out before dropping it.
+ * store or invalidation reaches the slot until the folio is unlocked, and
+ * a swap-in or a swapoff that finds the folio waits for its lock, then
+ * takes what it holds as the slot's data.  Under that lock check that the
+ * index still holds the entry picked (a slot freed and written again
+ * meanwhile has a new entry, or none: the old data is never written over
+ * new), decompress into the folio, erase the entry, and write the folio
+ * as reclaim does.  The store hook refuses the worker's own pages
+ * (zcache_wb_writing()).  On 6.12 a slot written again as zeroes went to
+ * the zeromap behind zcache's back: its entry is stale and is dropped,
+ * not written.  A writeback given up once the folio is in the swap cache
+ * leaves the slot's data in the folio (zcache_wb_abandon()): a swapoff
+ * waiting for it would map a folio that is not uptodate as a poisoned
+ * entry.  A folio that already existed is being swapped in or sits in
+ * the swap cache: the entry is skipped; a drain hands the data over to
+ * the folio instead, which it marks dirty so that reclaim writes it out
+ * before dropping it.
  *
  * A drain runs while no store inserts (the core quiesces the stores
  * before it starts, and stops it before enabling them again): so it may
@@ -42,11 +45,13 @@
  * cache has not returned yet, and which would otherwise keep the module
  * pinned.
  *
- * The worker runs under memalloc_noio: Linux 6.1's
+ * Writeback never runs inside reclaim, only in its worker: Linux 6.1's
  * __read_swap_cache_async() waits in a loop for a slot whose cache bit is
  * set while its folio is not in the cache yet, and inside reclaim that
- * could wait for reclaim itself.  So writeback never runs inside reclaim:
- * the shrinker only asks the worker for it.
+ * could wait for reclaim itself; the shrinker only asks the worker.  The
+ * worker runs under memalloc_noio, so that the reclaim its own
+ * allocations enter does not swap: that would call the store hook, and
+ * writeback, from writeback.
  *
  * Locking: the worker is one work item on an ordered workqueue, so writes
  * back one entry at a time and needs no lock of its own; its state is
@@ -103,8 +108,15 @@ static bool zcache_wb_enabled;
 static bool zcache_wb_shrinker_enabled;
 /* A drain was asked for and has not ended */
 static bool zcache_wb_drain_on;
-/* Entries the shrinker asked to be written back */
+/*
+ * Entries the shrinker asked to be written back, at most a pool's pages
+ * at a time, and when it last asked: a request older than
+ * ZCACHE_WB_SHRINK_TTL is dropped (reclaim asks again while the pressure
+ * lasts).
+ */
+#define ZCACHE_WB_SHRINK_TTL	HZ
 static atomic_long_t zcache_wb_shrink_pending;
+static unsigned long zcache_wb_shrink_asked;
 
 /* The task running the worker, whose stores the core refuses */
 static struct task_struct *zcache_wb_task;
@@ -223,6 +235,37 @@ stale:
 }
 
 /*
+ * Give up on writing back the slot of @folio, a new swap cache folio,
+ * locked and not uptodate, and leave the slot as it was.  From the moment
+ * the folio was added, a swapoff may hold a reference to it and wait for
+ * its lock: it then maps what the folio holds, or, if the folio is not
+ * uptodate, a poisoned entry (unuse_pte()), and frees the slot.  So the
+ * folio gets the slot's data and stays in the swap cache, clean: zeroes
+ * if @zero (the slot is in the zeromap), or the data of the entry the
+ * index holds now, which stays (reclaim may drop the folio, as any clean
+ * one).  Only a folio whose data zcache cannot give is deleted: the slot
+ * has no entry (it was freed, or written to the disk since the pick, as
+ * when zswap_writeback_entry() finds its entry gone).
+ */
+static void zcache_wb_abandon(unsigned int type, swp_entry_t swp,
+			      struct folio *folio, int zero)
+{
+	struct xa_ext *index = zcache_wb_ops->index(type);
+	void *cur = index ? xa_ext_load(index, swp_offset(swp)) : NULL;
+
+	if (zero > 0) {
+		clear_highpage(folio_page(folio, 0));
+		folio_mark_uptodate(folio);
+	} else if (cur && !zcache_wb_ops->fill(cur, folio_page(folio, 0))) {
+		folio_mark_uptodate(folio);
+	} else {
+		zcache_swapcache_delete(folio);
+	}
+	folio_unlock(folio);
+	folio_put(folio);
+}
+
+/*
  * Write back the entry of (@type, @offset), if it is still @entry.
  * Return: 0 if the entry is gone from the index (written back, handed
  * over, or its slot freed), a negative errno if it was not written back.
@@ -233,7 +276,7 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	swp_entry_t swp = swp_entry(type, offset);
 	struct folio *folio;
 	bool allocated;
-	int ret;
+	int ret, zero = 0;
 
 	ret = zcache_wb_victim_picked(type, offset);
 	if (ret)
@@ -275,22 +318,32 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		return ret;
 	}
 
-	/* The folio pins the slot: what the index holds for it is final. */
+	/*
+	 * The folio pins the slot: what the index holds for it is final (a
+	 * swapoff and swapon may have replaced the index since the pick).
+	 */
 	ret = zcache_wb_folio_locked(folio);
-	if (ret)
-		goto delete_folio;
-	if (xa_ext_load(index, offset) != entry) {
+	if (ret) {
+		zcache_wb_ops->count(ZCACHE_WB_FAIL);
+		goto abandon;
+	}
+	if (zcache_wb_ops->index(type) != index ||
+	    xa_ext_load(index, offset) != entry) {
 		zcache_wb_ops->count(ZCACHE_WB_STALE);
 		ret = -ESTALE;
-		goto delete_folio_counted;
+		goto abandon;
 	}
-	/* 6.12: the slot was written again, as zeroes, to the zeromap. */
-	if (zcache_swapcache_zero_filled(swp)) {
-		if (xa_ext_remove_entry(index, offset, entry))
+	/*
+	 * 6.12: the slot was written again, as zeroes, to the zeromap (or
+	 * the zeromap cannot be read: then nothing is written over the slot).
+	 */
+	zero = zcache_swapcache_zero_filled(swp);
+	if (zero) {
+		if (zero > 0 && xa_ext_remove_entry(index, offset, entry))
 			zcache_wb_ops->release(entry, false);
 		zcache_wb_ops->count(ZCACHE_WB_STALE);
 		ret = -ESTALE;
-		goto delete_folio_counted;
+		goto abandon;
 	}
 	/*
 	 * memory.zswap.writeback=0 keeps the cgroup's pages compressed, but
@@ -301,15 +354,19 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		xa_ext_make_young(index, offset, entry);
 		zcache_wb_ops->count(ZCACHE_WB_SKIP);
 		ret = -EPERM;
-		goto delete_folio_counted;
+		goto abandon;
 	}
-	/* A copy that cannot be read stays, and fails its loads as before. */
+	/*
+	 * A copy that cannot be read stays, and fails its loads as before;
+	 * the folio cannot have the slot's data and goes.
+	 */
 	ret = zcache_wb_ops->fill(entry, folio_page(folio, 0));
 	if (ret)
 		goto delete_folio;
 	if (WARN_ON_ONCE(!xa_ext_remove_entry(index, offset, entry))) {
+		zcache_wb_ops->count(ZCACHE_WB_FAIL);
 		ret = -ESTALE;
-		goto delete_folio;
+		goto abandon;
 	}
 	folio_mark_uptodate(folio);
 	/* To the tail of the inactive list once written, like zswap's */
@@ -323,7 +380,9 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	/*
 	 * A folio neither in the swap cache nor under writeback was not
 	 * written: its slot was free (or, rarely, it was written and already
-	 * reclaimed: then written_back undercounts, never overcounts).
+	 * reclaimed: then written_back undercounts).  written_back counts the
+	 * writes submitted: one that the device fails later leaves the folio
+	 * dirty in the swap cache (the bio's end redirties it), with the data.
 	 */
 	zcache_wb_ops->release(entry, !ret && (folio_test_swapcache(folio) ||
 					       folio_test_writeback(folio)));
@@ -334,9 +393,11 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	}
 	return 0;
 
+abandon:
+	zcache_wb_abandon(type, swp, folio, zero);
+	return ret;
 delete_folio:
 	zcache_wb_ops->count(ZCACHE_WB_FAIL);
-delete_folio_counted:
 	zcache_swapcache_delete(folio);
 	folio_unlock(folio);
 	folio_put(folio);
@@ -394,9 +455,17 @@ static bool zcache_wb_wanted(void)
 {
 	if (!READ_ONCE(zcache_wb_enabled))
 		return false;
-	return zcache_wb_ops->over_target() ||
-	       (READ_ONCE(zcache_wb_shrinker_enabled) &&
-		atomic_long_read(&zcache_wb_shrink_pending) > 0);
+	if (zcache_wb_ops->over_target())
+		return true;
+	if (!READ_ONCE(zcache_wb_shrinker_enabled) ||
+	    atomic_long_read(&zcache_wb_shrink_pending) <= 0)
+		return false;
+	if (time_after(jiffies, READ_ONCE(zcache_wb_shrink_asked) +
+			       ZCACHE_WB_SHRINK_TTL)) {
+		atomic_long_set(&zcache_wb_shrink_pending, 0);
+		return false;
+	}
+	return true;
 }
 
 static void zcache_wb_work_fn(struct work_struct *work)
@@ -427,7 +496,7 @@ static void zcache_wb_work_fn(struct work_struct *work)
 				break;
 			}
 			if (++tries >= ZCACHE_WB_DRAIN_TRIES) {
-				pr_info("drain: gave up, %d entries in a row could not be written back %d times\n",
+				pr_info("drain: gave up, %u entries in a row could not be written back %u times\n",
 					misses, tries);
 				WRITE_ONCE(zcache_wb_drain_on, false);
 				break;
@@ -458,9 +527,9 @@ static void zcache_wb_queue(void)
  *********************************/
 /*
  * The shrinker counts the pool's pages while it is enabled, and asks the
- * worker to write back as many entries as it is asked to scan: writeback
- * never runs inside reclaim (see the top of this file), so it reports
- * nothing freed and stops the scan.
+ * worker to write back as many entries as it is asked to scan, a pool's
+ * pages at most: writeback never runs inside reclaim (see the top of this
+ * file), so it reports nothing freed and stops the scan.
  */
 static unsigned long zcache_wb_shrinker_count(struct shrinker *shrinker,
 					      struct shrink_control *sc)
@@ -477,8 +546,9 @@ static unsigned long zcache_wb_shrinker_count(struct shrinker *shrinker,
 static unsigned long zcache_wb_shrinker_scan(struct shrinker *shrinker,
 					     struct shrink_control *sc)
 {
-	long cap = zcache_wb_ops->pool_pages() * 4;
+	long cap = zcache_wb_ops->pool_pages();
 
+	WRITE_ONCE(zcache_wb_shrink_asked, jiffies);
 	if (atomic_long_add_return(sc->nr_to_scan, &zcache_wb_shrink_pending) > cap)
 		atomic_long_set(&zcache_wb_shrink_pending, cap);
 	zcache_wb_queue();
@@ -610,6 +680,9 @@ void zcache_wb_start(void)
 {
 	if (!zcache_swapcache_ready())
 		return;
+	/* (jiffies start near the wrap: a zero would be in the future) */
+	zcache_wb_backoff_until = jiffies;
+	zcache_wb_shrink_asked = jiffies;
 	zcache_wb_shrinker = zcache_shrinker_create(zcache_wb_shrinker_count,
 						    zcache_wb_shrinker_scan);
 	if (!zcache_wb_shrinker)

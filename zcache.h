@@ -62,7 +62,7 @@ bool zcache_swapcache_ready(void);
 struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated);
 swp_entry_t zcache_swapcache_entry(struct folio *folio);
 bool zcache_swapcache_writeback_allowed(struct folio *folio);
-bool zcache_swapcache_zero_filled(swp_entry_t swp);
+int zcache_swapcache_zero_filled(swp_entry_t swp);
 bool zcache_swapcache_unused(swp_entry_t swp);
 void zcache_swapcache_delete(struct folio *folio);
 int zcache_swapcache_write(struct folio *folio);

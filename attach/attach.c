@@ -646,11 +646,13 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * without noipa gets no writeback, compat.h).  If another ftrace user
  * traces a stub too, ftrace's list function calls the handler unless it
  * finds itself recursing, which it cannot from the writeback worker
- * (process context, not inside any ftrace callback).  A body that ran
- * anyway would fail the read or the device lookup (NULL) safely, but
- * the delete stub's would only warn, leaving a folio that is not uptodate
- * in the swap cache: a fault on that slot would get SIGBUS.  It cannot
- * run, for the reason above.
+ * (process context, not inside any ftrace callback), or ftrace_kill()
+ * after a fault in ftrace itself stops every redirect.  A body that ran
+ * then would fail the read (no folio) safely, and the device lookup
+ * (NULL) makes zcache_swapcache_zero_filled() say it cannot tell, so that
+ * nothing is written over the slot; but the delete stub's would only
+ * warn, leaving a folio that is not uptodate in the swap cache: a fault
+ * on that slot would get SIGBUS.
  *
  * The prototypes are those of mm/swap.h and include/linux/swap.h in the
  * kernels read (compat.h): on any other kernel these calls, and so
@@ -897,8 +899,11 @@ struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated)
  * 6.12's memory.zswap.writeback=0, in the folio's cgroup or an ancestor,
  * keeps that cgroup's compressed pages off the swap device.  The kernel's
  * own check (mem_cgroup_zswap_writeback_enabled()) passes everything while
- * zswap is disabled, which it is while zcache is attached: zcache reads
- * the setting itself.  6.1 has no such setting.
+ * zswap is disabled, as it is when zcache attaches: zcache reads the
+ * setting itself.  (If zswap is enabled again meanwhile, swap_writepage()
+ * keeps such a cgroup's folios in memory even during a drain: counted as
+ * failed writebacks, and the drain gives up on them.)  6.1 has no such
+ * setting.
  *
  * Context: any.
  * Return: false if the folio's cgroup forbids writeback.
@@ -964,21 +969,23 @@ bool zcache_swapcache_unused(swp_entry_t swp)
  * swap cache folio, or when it is freed.  6.1 has no zeromap.
  *
  * Context: process context, the folio locked.
- * Return: true if the zeromap says the slot holds zeroes.
+ * Return: 1 if the zeromap says the slot holds zeroes, 0 if not,
+ * -ENODEV if the slot's device cannot be had (which the folio's pin on
+ * the slot rules out while the redirects work).
  */
-bool zcache_swapcache_zero_filled(swp_entry_t swp)
+int zcache_swapcache_zero_filled(swp_entry_t swp)
 {
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
 	struct swap_info_struct *si = zcache_call_get_swap_device(swp);
-	bool zero;
+	int zero;
 
 	if (!si)
-		return false;
+		return -ENODEV;
 	zero = si->zeromap && test_bit(swp_offset(swp), si->zeromap);
 	put_swap_device(si);
 	return zero;
 #else
-	return false;
+	return 0;
 #endif
 }
 
@@ -1003,7 +1010,8 @@ swp_entry_t zcache_swapcache_entry(struct folio *folio)
  * @folio: a folio zcache_swapcache_get() allocated, locked, not uptodate
  *
  * The slot's cache pin goes with it.  The caller still unlocks and puts
- * the folio.
+ * the folio.  Only for a slot whose data the caller cannot give: a
+ * swapoff that found the folio maps it, not uptodate, as a poisoned entry.
  *
  * Context: process context.
  */
@@ -1043,9 +1051,9 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
 	return true;
 }
 
-bool zcache_swapcache_zero_filled(swp_entry_t swp)
+int zcache_swapcache_zero_filled(swp_entry_t swp)
 {
-	return false;
+	return 0;
 }
 
 bool zcache_swapcache_unused(swp_entry_t swp)
@@ -1070,8 +1078,9 @@ void zcache_swapcache_delete(struct folio *folio)
  * the core).  The folio is unlocked on return.
  *
  * Context: process context, may sleep.
- * Return: 0 if the folio was written or its slot freed; 1 if it stays in
- * memory, dirty; a negative errno if the write failed.
+ * Return: 0 if the folio's write was submitted (a device error reported
+ * later leaves it dirty in the swap cache) or its slot freed; 1 if it
+ * stays in memory, dirty; a negative errno if it could not be submitted.
  */
 int zcache_swapcache_write(struct folio *folio)
 {

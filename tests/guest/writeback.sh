@@ -181,6 +181,38 @@ if [ -w $CG/nowb/memory.zswap.writeback ]; then
 		eq "$(stat_ written_back)" $wb0
 	check "writeback: memory.zswap.writeback=0: its entries were skipped" \
 		gt "$(stat_ writeback_skip)" $skip0
+	# Writeback gives up a skipped entry's folio with the slot's data in
+	# it: a swapoff that finds the folio while the worker holds it (here
+	# 300 ms after its lock) maps what it holds.  (A folio given up empty
+	# would be mapped as a poisoned entry: SIGBUS on that page.)
+	echo 300 > $WBT/writeback_delay_ms
+	echo 2 > $WBT/writeback_delay_points
+	cp_dir=/tmp/nowb.$$
+	mkdir -p $cp_dir
+	skip0=$(stat_ writeback_skip)
+	sh -c "echo \$\$ > $CG/nowb/cgroup.procs; exec swaptest pageout -m $FULL_MB -s 308 -C $cp_dir" \
+		> /tmp/swaptest.out 2>&1 &
+	pid=$!
+	while [ ! -f $cp_dir/filled ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.2
+	done
+	held_skips=$(( $(stat_ writeback_skip) - skip0 ))
+	swapoff /dev/vda
+	rc_off=$?
+	swap_on /dev/vda
+	echo 0 > $WBT/writeback_delay_ms
+	echo 0 > $WBT/writeback_delay_points
+	touch $cp_dir/go
+	wait $pid
+	rc=$?
+	rm -rf $cp_dir
+	sed 's/^/    /' /tmp/swaptest.out
+	info "nowb swapoff: $held_skips entries skipped before swapoff, $(( $(stat_ writeback_skip) - skip0 )) in all"
+	check "writeback: memory.zswap.writeback=0: swapoff while the worker holds skipped entries' folios" \
+		eq $rc_off 0
+	check "writeback: memory.zswap.writeback=0: ... every page verified after it" eq $rc 0
+	check "writeback: memory.zswap.writeback=0: ... the worker was skipping entries meanwhile" \
+		gt "$(stat_ writeback_skip)" $skip0
 	[ -n "$ZCMEM" ] && echo $$ > $CG/zt/cgroup.procs
 else
 	info "no memory.zswap.writeback on this kernel"
