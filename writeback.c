@@ -189,6 +189,13 @@ static noinline void zcache_wb_write_submitted(struct folio *folio)
 /*********************************
  * writing one entry back
  *********************************/
+/* Free an entry taken out of its index whose page was not written */
+static void zcache_wb_release(void *entry)
+{
+	zcache_wb_ops->release(entry);
+	zcache_wb_ops->count(ZCACHE_WB_INVALIDATED);
+}
+
 /*
  * The entry's folio exists: a swap-in has it, or it sits in the swap
  * cache (on 6.1 a page read back keeps its slot, and zcache its copy,
@@ -218,7 +225,7 @@ static int zcache_wb_busy(struct xa_ext *index, swp_entry_t swp, void *entry,
 	    folio_test_uptodate(folio)) {
 		folio_mark_dirty(folio);
 		if (xa_ext_remove_entry(index, offset, entry)) {
-			zcache_wb_ops->release(entry, false);
+			zcache_wb_release(entry);
 			ret = 0;
 		}
 	}
@@ -303,7 +310,7 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		 */
 		if (drain && zcache_swapcache_unused(swp) &&
 		    xa_ext_remove_entry(index, offset, entry)) {
-			zcache_wb_ops->release(entry, false);
+			zcache_wb_release(entry);
 			zcache_wb_ops->count(ZCACHE_WB_STALE);
 			return 0;
 		}
@@ -340,7 +347,7 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	zero = zcache_swapcache_zero_filled(swp);
 	if (zero) {
 		if (zero > 0 && xa_ext_remove_entry(index, offset, entry))
-			zcache_wb_ops->release(entry, false);
+			zcache_wb_release(entry);
 		zcache_wb_ops->count(ZCACHE_WB_STALE);
 		ret = -ESTALE;
 		goto abandon;
@@ -368,6 +375,8 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		ret = -ESTALE;
 		goto abandon;
 	}
+	/* The data is in the folio: the entry goes now, as zswap's does. */
+	zcache_wb_ops->release(entry);
 	folio_mark_uptodate(folio);
 	/* To the tail of the inactive list once written, like zswap's */
 	folio_set_reclaim(folio);
@@ -384,8 +393,10 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	 * writes submitted: one that the device fails later leaves the folio
 	 * dirty in the swap cache (the bio's end redirties it), with the data.
 	 */
-	zcache_wb_ops->release(entry, !ret && (folio_test_swapcache(folio) ||
-					       folio_test_writeback(folio)));
+	if (!ret && (folio_test_swapcache(folio) || folio_test_writeback(folio)))
+		zcache_wb_ops->count(ZCACHE_WB_WRITTEN);
+	else
+		zcache_wb_ops->count(ZCACHE_WB_INVALIDATED);
 	folio_put(folio);
 	if (ret) {
 		/* Kept in memory, dirty (a cgroup without writeback), or an I/O error */

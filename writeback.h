@@ -13,7 +13,10 @@ struct page;
 struct xa_ext;
 
 /**
- * enum zcache_wb_event - what writeback reports besides released entries
+ * enum zcache_wb_event - what writeback reports
+ * @ZCACHE_WB_WRITTEN: a released entry's page went to the swap device
+ * @ZCACHE_WB_INVALIDATED: a released entry's data lives on in a dirty swap
+ *                   cache folio, or its slot was freed or is stale
  * @ZCACHE_WB_FAIL:  an entry could not be written back and stays; or its
  *                   write failed after it left the index, and its data
  *                   lives on in a dirty swap cache folio
@@ -23,6 +26,8 @@ struct xa_ext;
  * @ZCACHE_WB_STALE: an entry's slot was freed or written again meanwhile
  */
 enum zcache_wb_event {
+	ZCACHE_WB_WRITTEN,
+	ZCACHE_WB_INVALIDATED,
 	ZCACHE_WB_FAIL,
 	ZCACHE_WB_SKIP,
 	ZCACHE_WB_STALE,
@@ -33,10 +38,8 @@ enum zcache_wb_event {
  * @index:       the index of a swap type, or NULL while it is bypassed
  * @fill:        decompress @entry into @page (which is locked); 0 or an
  *               errno
- * @release:     free @entry, which writeback took out of its index;
- *               @written if its page went to the swap device, else its
- *               data lives on in a dirty swap cache folio or its slot was
- *               freed
+ * @release:     free @entry, which writeback took out of its index (and
+ *               counts as written or invalidated, with @count)
  * @over_target: whether the pool is above the size writeback works down
  *               to
  * @pool_pages:  pages the pool takes now
@@ -48,7 +51,7 @@ enum zcache_wb_event {
 struct zcache_wb_ops {
 	struct xa_ext *(*index)(unsigned int type);
 	int (*fill)(void *entry, struct page *page);
-	void (*release)(void *entry, bool written);
+	void (*release)(void *entry);
 	bool (*over_target)(void);
 	unsigned long (*pool_pages)(void);
 	void (*count)(enum zcache_wb_event event);

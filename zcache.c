@@ -1186,9 +1186,8 @@ static int zcache_wb_fill(void *entry, struct page *page)
 	return ret;
 }
 
-static void zcache_wb_release(void *entry, bool written)
+static void zcache_wb_release(void *entry)
 {
-	zcache_stat_inc(written ? ZCACHE_WRITTEN_BACK : ZCACHE_INVALIDATES);
 	zcache_entry_free(entry);
 }
 
@@ -1205,6 +1204,8 @@ static unsigned long zcache_wb_pool_pages(void)
 static void zcache_wb_count(enum zcache_wb_event event)
 {
 	static const enum zcache_stat_item item[] = {
+		[ZCACHE_WB_WRITTEN] = ZCACHE_WRITTEN_BACK,
+		[ZCACHE_WB_INVALIDATED] = ZCACHE_INVALIDATES,
 		[ZCACHE_WB_FAIL] = ZCACHE_WRITEBACK_FAIL,
 		[ZCACHE_WB_SKIP] = ZCACHE_WRITEBACK_SKIP,
 		[ZCACHE_WB_STALE] = ZCACHE_WRITEBACK_STALE,
