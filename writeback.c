@@ -190,7 +190,7 @@ static noinline void zcache_wb_write_submitted(struct folio *folio)
  * writing one entry back
  *********************************/
 /* Free an entry taken out of its index whose page was not written */
-static void zcache_wb_release(void *entry)
+static void zcache_wb_drop(void *entry)
 {
 	zcache_wb_ops->release(entry);
 	zcache_wb_ops->count(ZCACHE_WB_INVALIDATED);
@@ -225,7 +225,7 @@ static int zcache_wb_busy(struct xa_ext *index, swp_entry_t swp, void *entry,
 	    folio_test_uptodate(folio)) {
 		folio_mark_dirty(folio);
 		if (xa_ext_remove_entry(index, offset, entry)) {
-			zcache_wb_release(entry);
+			zcache_wb_drop(entry);
 			ret = 0;
 		}
 	}
@@ -248,22 +248,27 @@ stale:
  * its lock: it then maps what the folio holds, or, if the folio is not
  * uptodate, a poisoned entry (unuse_pte()), and frees the slot.  So the
  * folio gets the slot's data and stays in the swap cache, clean: zeroes
- * if @zero (the slot is in the zeromap), or the data of the entry the
- * index holds now, which stays (reclaim may drop the folio, as any clean
- * one).  Only a folio whose data zcache cannot give is deleted: the slot
- * has no entry (it was freed, or written to the disk since the pick, as
- * when zswap_writeback_entry() finds its entry gone).
+ * if @zero is 1 (the slot is in 6.12's zeromap: an entry the index still
+ * holds for it is stale, and goes), or if @zero is 0 the data of the
+ * entry the index holds now, which stays (reclaim may drop the folio, as
+ * any clean one).  Only a folio whose data zcache cannot give is deleted:
+ * the slot has no entry (it was freed, or written to the disk since the
+ * pick, as when zswap_writeback_entry() finds its entry gone), or the
+ * zeromap could not be read (@zero negative).
  */
 static void zcache_wb_abandon(unsigned int type, swp_entry_t swp,
 			      struct folio *folio, int zero)
 {
 	struct xa_ext *index = zcache_wb_ops->index(type);
-	void *cur = index ? xa_ext_load(index, swp_offset(swp)) : NULL;
+	pgoff_t offset = swp_offset(swp);
+	void *cur = index ? xa_ext_load(index, offset) : NULL;
 
 	if (zero > 0) {
+		if (cur && xa_ext_remove_entry(index, offset, cur))
+			zcache_wb_drop(cur);
 		clear_highpage(folio_page(folio, 0));
 		folio_mark_uptodate(folio);
-	} else if (cur && !zcache_wb_ops->fill(cur, folio_page(folio, 0))) {
+	} else if (!zero && cur && !zcache_wb_ops->fill(cur, folio_page(folio, 0))) {
 		folio_mark_uptodate(folio);
 	} else {
 		zcache_swapcache_delete(folio);
@@ -310,7 +315,7 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		 */
 		if (drain && zcache_swapcache_unused(swp) &&
 		    xa_ext_remove_entry(index, offset, entry)) {
-			zcache_wb_release(entry);
+			zcache_wb_drop(entry);
 			zcache_wb_ops->count(ZCACHE_WB_STALE);
 			return 0;
 		}
@@ -326,28 +331,26 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	}
 
 	/*
-	 * The folio pins the slot: what the index holds for it is final (a
-	 * swapoff and swapon may have replaced the index since the pick).
+	 * The folio pins the slot: what the index and 6.12's zeromap hold for
+	 * it is final.  The zeromap first: a slot written again as zeroes went
+	 * there without the store hook, and an entry the index still holds
+	 * for it is stale (or the zeromap cannot be read: then nothing is
+	 * written over the slot).
 	 */
+	zero = zcache_swapcache_zero_filled(swp);
 	ret = zcache_wb_folio_locked(folio);
 	if (ret) {
 		zcache_wb_ops->count(ZCACHE_WB_FAIL);
 		goto abandon;
 	}
-	if (zcache_wb_ops->index(type) != index ||
-	    xa_ext_load(index, offset) != entry) {
+	if (zero) {
 		zcache_wb_ops->count(ZCACHE_WB_STALE);
 		ret = -ESTALE;
 		goto abandon;
 	}
-	/*
-	 * 6.12: the slot was written again, as zeroes, to the zeromap (or
-	 * the zeromap cannot be read: then nothing is written over the slot).
-	 */
-	zero = zcache_swapcache_zero_filled(swp);
-	if (zero) {
-		if (zero > 0 && xa_ext_remove_entry(index, offset, entry))
-			zcache_wb_release(entry);
+	/* (a swapoff and swapon may have replaced the index since the pick) */
+	if (zcache_wb_ops->index(type) != index ||
+	    xa_ext_load(index, offset) != entry) {
 		zcache_wb_ops->count(ZCACHE_WB_STALE);
 		ret = -ESTALE;
 		goto abandon;
