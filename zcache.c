@@ -1186,11 +1186,6 @@ static int zcache_wb_fill(void *entry, struct page *page)
 	return ret;
 }
 
-static void zcache_wb_release(void *entry)
-{
-	zcache_entry_free(entry);
-}
-
 static bool zcache_wb_over_target(void)
 {
 	return zcache_pool_total_pages(zcache_pool) > zcache_accept_pool_pages();
@@ -1218,7 +1213,7 @@ static void zcache_wb_count(enum zcache_wb_event event)
 static const struct zcache_wb_ops zcache_wb_ops = {
 	.index = zcache_wb_index,
 	.fill = zcache_wb_fill,
-	.release = zcache_wb_release,
+	.release = zcache_entry_free,
 	.over_target = zcache_wb_over_target,
 	.pool_pages = zcache_wb_pool_pages,
 	.count = zcache_wb_count,
