@@ -22,10 +22,21 @@ for f in "$ZP"/*; do echo "ZT: LIST-PARAM ${f##*/}"; done
 
 # zcache-stat's figures against the debugfs files, while the pages are
 # held.  Other tasks still fault a little, so every value must lie between
-# a debugfs read just before and one just after.
+# a debugfs read just before and one just after.  A gauge can move both
+# ways inside that window (kswapd stores, the writeback worker empties the
+# pool), so the comparison gets five tries a second apart and must hold
+# once; a figure zcache-stat gets wrong is wrong in every try.
 # matches_debugfs OPTION FILE GET: run zcache-stat OPTION into FILE; GET
 # NAME prints its figure for stat NAME from FILE.
 matches_debugfs() {
+	local try
+	for try in 1 2 3 4 5; do
+		matches_debugfs_once "$@" && return 0
+		sleep 1
+	done
+	return 1
+}
+matches_debugfs_once() {
 	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/before
 	zcache-stat "$1" > "$2"
 	for f in "$ZC"/*; do echo "$(basename "$f") $(cat "$f")"; done > /tmp/after
