@@ -321,6 +321,15 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		}
 		/* Not again before the next flip */
 		xa_ext_make_young(index, offset, entry);
+		if (zcache_swapcache_unused(swp)) {
+			/* its invalidation is on the way */
+			zcache_wb_ops->count(ZCACHE_WB_STALE);
+			return -ESTALE;
+		}
+		if (zcache_swapcache_busy(swp)) {
+			zcache_wb_ops->count(ZCACHE_WB_SKIP);
+			return -EBUSY;
+		}
 		ret = -ENOMEM;
 		goto fail;
 	}

@@ -64,6 +64,7 @@ swp_entry_t zcache_swapcache_entry(struct folio *folio);
 bool zcache_swapcache_writeback_allowed(struct folio *folio);
 int zcache_swapcache_zero_filled(swp_entry_t swp);
 bool zcache_swapcache_unused(swp_entry_t swp);
+bool zcache_swapcache_busy(swp_entry_t swp);
 void zcache_swapcache_delete(struct folio *folio);
 int zcache_swapcache_write(struct folio *folio);
 struct shrinker *zcache_shrinker_create(unsigned long (*count)(struct shrinker *,

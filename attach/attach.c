@@ -958,6 +958,34 @@ bool zcache_swapcache_unused(swp_entry_t swp)
 }
 
 /**
+ * zcache_swapcache_busy() - whether a swap-in holds a slot's cache pin
+ * @swp: the slot, for which zcache_swapcache_get() found no folio
+ *
+ * A swap-in that reads without the swap cache (6.12's synchronous devices)
+ * or has not added its folio yet holds the slot's SWAP_HAS_CACHE bit with
+ * no folio in the swap cache, and __read_swap_cache_async() declines the
+ * slot while it does.
+ *
+ * Context: process context.
+ * Return: true if the slot is in use and its cache bit is held; false if
+ * not, or if its device is going.
+ */
+bool zcache_swapcache_busy(swp_entry_t swp)
+{
+	struct swap_info_struct *si;
+	unsigned char map;
+
+	if (!zcache_swapcache_ready())
+		return false;
+	si = zcache_call_get_swap_device(swp);
+	if (!si)
+		return false;
+	map = READ_ONCE(si->swap_map[swp_offset(swp)]);
+	put_swap_device(si);
+	return (map & SWAP_HAS_CACHE) && (map & ~SWAP_HAS_CACHE);
+}
+
+/**
  * zcache_swapcache_zero_filled() - whether a slot was last written as zeroes
  * @swp: the slot, pinned by a locked folio in the swap cache
  *
@@ -1057,6 +1085,11 @@ int zcache_swapcache_zero_filled(swp_entry_t swp)
 }
 
 bool zcache_swapcache_unused(swp_entry_t swp)
+{
+	return false;
+}
+
+bool zcache_swapcache_busy(swp_entry_t swp)
 {
 	return false;
 }
