@@ -928,6 +928,25 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
 #endif
 }
 
+/*
+ * A slot's swap_map byte, or -ENODEV if its device is going (swapoff frees
+ * every slot itself).  Unlocked: a snapshot, as the callers want it.
+ */
+static int zcache_swapcache_map(swp_entry_t swp)
+{
+	struct swap_info_struct *si;
+	unsigned char map;
+
+	if (!zcache_swapcache_ready())
+		return -ENODEV;
+	si = zcache_call_get_swap_device(swp);
+	if (!si)
+		return -ENODEV;
+	map = READ_ONCE(si->swap_map[swp_offset(swp)]);
+	put_swap_device(si);
+	return map;
+}
+
 /**
  * zcache_swapcache_unused() - whether no one refers to a slot any more
  * @swp: the slot
@@ -939,22 +958,14 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
  * Context: process context.
  * Return: true if the slot has no user (page table, shmem or swap cache
  * reference counted in its swap count); false if it has one, or if its
- * device is going (swapoff frees every slot itself).
+ * device is going.
  */
 bool zcache_swapcache_unused(swp_entry_t swp)
 {
-	struct swap_info_struct *si;
-	bool unused;
+	int map = zcache_swapcache_map(swp);
 
-	if (!zcache_swapcache_ready())
-		return false;
-	si = zcache_call_get_swap_device(swp);
-	if (!si)
-		return false;
 	/* The count, with its continuation bit; the cache bit aside */
-	unused = !(READ_ONCE(si->swap_map[swp_offset(swp)]) & ~SWAP_HAS_CACHE);
-	put_swap_device(si);
-	return unused;
+	return map >= 0 && !(map & ~SWAP_HAS_CACHE);
 }
 
 /**
@@ -972,17 +983,9 @@ bool zcache_swapcache_unused(swp_entry_t swp)
  */
 bool zcache_swapcache_busy(swp_entry_t swp)
 {
-	struct swap_info_struct *si;
-	unsigned char map;
+	int map = zcache_swapcache_map(swp);
 
-	if (!zcache_swapcache_ready())
-		return false;
-	si = zcache_call_get_swap_device(swp);
-	if (!si)
-		return false;
-	map = READ_ONCE(si->swap_map[swp_offset(swp)]);
-	put_swap_device(si);
-	return (map & SWAP_HAS_CACHE) && (map & ~SWAP_HAS_CACHE);
+	return map >= 0 && (map & SWAP_HAS_CACHE) && (map & ~SWAP_HAS_CACHE);
 }
 
 /**
