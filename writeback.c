@@ -296,6 +296,8 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 
 	folio = zcache_swapcache_get(swp, &allocated);
 	if (!folio) {
+		enum zcache_slot slot;
+
 		/*
 		 * The slot was freed (its entry is gone, or goes when the
 		 * swap slots cache next returns it), no memory, or (6.12) a
@@ -313,7 +315,8 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		 * enabled=Y): the entry cannot have been replaced by an equal
 		 * handle for a new user of the slot meanwhile.
 		 */
-		if (drain && zcache_swapcache_unused(swp) &&
+		slot = zcache_swapcache_slot(swp);
+		if (drain && slot == ZCACHE_SLOT_FREE &&
 		    xa_ext_remove_entry(index, offset, entry)) {
 			zcache_wb_drop(entry);
 			zcache_wb_ops->count(ZCACHE_WB_STALE);
@@ -321,12 +324,12 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		}
 		/* Not again before the next flip */
 		xa_ext_make_young(index, offset, entry);
-		if (zcache_swapcache_unused(swp)) {
+		if (slot == ZCACHE_SLOT_FREE) {
 			/* its invalidation is on the way */
 			zcache_wb_ops->count(ZCACHE_WB_STALE);
 			return -ESTALE;
 		}
-		if (zcache_swapcache_busy(swp)) {
+		if (slot == ZCACHE_SLOT_BUSY) {
 			zcache_wb_ops->count(ZCACHE_WB_SKIP);
 			return -EBUSY;
 		}

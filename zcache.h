@@ -58,13 +58,19 @@ bool zcache_attach_zero_filtered(void);
 void zcache_attach_sync(void);
 
 /* The swap core's calls for writeback, attach/attach.c */
+/* who holds a slot that no folio could be had for */
+enum zcache_slot {
+	ZCACHE_SLOT_USED,	/* in use, or its device is going */
+	ZCACHE_SLOT_FREE,	/* no user; waiting in the swap slots cache */
+	ZCACHE_SLOT_BUSY,	/* in use, a swap-in holds SWAP_HAS_CACHE */
+};
+
 bool zcache_swapcache_ready(void);
 struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated);
 swp_entry_t zcache_swapcache_entry(struct folio *folio);
 bool zcache_swapcache_writeback_allowed(struct folio *folio);
 int zcache_swapcache_zero_filled(swp_entry_t swp);
-bool zcache_swapcache_unused(swp_entry_t swp);
-bool zcache_swapcache_busy(swp_entry_t swp);
+enum zcache_slot zcache_swapcache_slot(swp_entry_t swp);
 void zcache_swapcache_delete(struct folio *folio);
 int zcache_swapcache_write(struct folio *folio);
 struct shrinker *zcache_shrinker_create(unsigned long (*count)(struct shrinker *,

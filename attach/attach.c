@@ -928,64 +928,40 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
 #endif
 }
 
-/*
- * A slot's swap_map byte, or -ENODEV if its device is going (swapoff frees
- * every slot itself).  Unlocked: a snapshot, as the callers want it.
+/**
+ * zcache_swapcache_slot() - what holds a slot for which no folio could be had
+ * @swp: the slot, for which zcache_swapcache_get() found no folio
+ *
+ * A slot whose last user went is freed later, in batches, by the swap
+ * slots cache (up to 64 a CPU wait there): until then it is not free, no
+ * one can read it, and __read_swap_cache_async() declines it.  A swap-in
+ * that reads without the swap cache (6.12's synchronous devices) or has
+ * not added its folio yet holds the slot's SWAP_HAS_CACHE bit with no
+ * folio in the swap cache, and __read_swap_cache_async() declines the
+ * slot while it does.  Read unlocked: a snapshot.
+ *
+ * Context: process context.
+ * Return: %ZCACHE_SLOT_FREE if the slot has no user (page table, shmem or
+ * swap cache reference counted in its swap count), %ZCACHE_SLOT_BUSY if it
+ * has one and its cache bit is held, %ZCACHE_SLOT_USED otherwise, or if its
+ * device is going (swapoff frees every slot itself).
  */
-static int zcache_swapcache_map(swp_entry_t swp)
+enum zcache_slot zcache_swapcache_slot(swp_entry_t swp)
 {
 	struct swap_info_struct *si;
 	unsigned char map;
 
 	if (!zcache_swapcache_ready())
-		return -ENODEV;
+		return ZCACHE_SLOT_USED;
 	si = zcache_call_get_swap_device(swp);
 	if (!si)
-		return -ENODEV;
+		return ZCACHE_SLOT_USED;
 	map = READ_ONCE(si->swap_map[swp_offset(swp)]);
 	put_swap_device(si);
-	return map;
-}
-
-/**
- * zcache_swapcache_unused() - whether no one refers to a slot any more
- * @swp: the slot
- *
- * A slot whose last user went is freed later, in batches, by the swap
- * slots cache (up to 64 a CPU wait there): until then it is not free, no
- * one can read it, and __read_swap_cache_async() declines it.
- *
- * Context: process context.
- * Return: true if the slot has no user (page table, shmem or swap cache
- * reference counted in its swap count); false if it has one, or if its
- * device is going.
- */
-bool zcache_swapcache_unused(swp_entry_t swp)
-{
-	int map = zcache_swapcache_map(swp);
-
 	/* The count, with its continuation bit; the cache bit aside */
-	return map >= 0 && !(map & ~SWAP_HAS_CACHE);
-}
-
-/**
- * zcache_swapcache_busy() - whether a swap-in holds a slot's cache pin
- * @swp: the slot, for which zcache_swapcache_get() found no folio
- *
- * A swap-in that reads without the swap cache (6.12's synchronous devices)
- * or has not added its folio yet holds the slot's SWAP_HAS_CACHE bit with
- * no folio in the swap cache, and __read_swap_cache_async() declines the
- * slot while it does.
- *
- * Context: process context.
- * Return: true if the slot is in use and its cache bit is held; false if
- * not, or if its device is going.
- */
-bool zcache_swapcache_busy(swp_entry_t swp)
-{
-	int map = zcache_swapcache_map(swp);
-
-	return map >= 0 && (map & SWAP_HAS_CACHE) && (map & ~SWAP_HAS_CACHE);
+	if (!(map & ~SWAP_HAS_CACHE))
+		return ZCACHE_SLOT_FREE;
+	return map & SWAP_HAS_CACHE ? ZCACHE_SLOT_BUSY : ZCACHE_SLOT_USED;
 }
 
 /**
@@ -1087,14 +1063,9 @@ int zcache_swapcache_zero_filled(swp_entry_t swp)
 	return 0;
 }
 
-bool zcache_swapcache_unused(swp_entry_t swp)
+enum zcache_slot zcache_swapcache_slot(swp_entry_t swp)
 {
-	return false;
-}
-
-bool zcache_swapcache_busy(swp_entry_t swp)
-{
-	return false;
+	return ZCACHE_SLOT_USED;
 }
 
 void zcache_swapcache_delete(struct folio *folio)
