@@ -299,9 +299,10 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 		enum zcache_slot slot;
 
 		/*
-		 * The slot was freed (its entry is gone, or goes when the
-		 * swap slots cache next returns it), no memory, or (6.12) a
-		 * swap-in is about to add its folio.
+		 * The slot was freed (its entry is gone, or goes: on 6.1 when
+		 * the swap slots cache next returns the slot, on 6.12 as soon
+		 * as the freeing CPU invalidates it), no memory, or the
+		 * slot's cache bit is held with no folio in the swap cache.
 		 */
 		if (xa_ext_load(index, offset) != entry) {
 			zcache_wb_ops->count(ZCACHE_WB_STALE);

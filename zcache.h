@@ -61,8 +61,8 @@ void zcache_attach_sync(void);
 /* who holds a slot that no folio could be had for */
 enum zcache_slot {
 	ZCACHE_SLOT_USED,	/* in use, or its device is going */
-	ZCACHE_SLOT_FREE,	/* no user; waiting in the swap slots cache */
-	ZCACHE_SLOT_BUSY,	/* in use, a swap-in holds SWAP_HAS_CACHE */
+	ZCACHE_SLOT_FREE,	/* no user; its invalidation is on the way */
+	ZCACHE_SLOT_BUSY,	/* in use, cache bit held with no folio found */
 };
 
 bool zcache_swapcache_ready(void);

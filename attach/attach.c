@@ -932,19 +932,24 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
  * zcache_swapcache_slot() - what holds a slot for which no folio could be had
  * @swp: the slot, for which zcache_swapcache_get() found no folio
  *
- * A slot whose last user went is freed later, in batches, by the swap
- * slots cache (up to 64 a CPU wait there): until then it is not free, no
- * one can read it, and __read_swap_cache_async() declines it.  A swap-in
- * that reads without the swap cache (6.12's synchronous devices) or has
- * not added its folio yet holds the slot's SWAP_HAS_CACHE bit with no
- * folio in the swap cache, and __read_swap_cache_async() declines the
- * slot while it does.  Read unlocked: a snapshot.
+ * A slot whose last user went has a swap count of 0 before its entry is
+ * invalidated: on 6.1 the swap slots cache frees slots later, in batches
+ * (up to 64 a CPU wait there), and invalidates them then; on 6.12 the
+ * freeing CPU invalidates the slot right after its count drops.  No one
+ * can read such a slot, and __read_swap_cache_async() declines it.  A
+ * slot whose SWAP_HAS_CACHE bit is held with no folio in the swap cache
+ * is being swapped in without the swap cache (6.12's synchronous
+ * devices), or its folio is being added or deleted; 6.12's
+ * __read_swap_cache_async() gives up on it, 6.1's waits for the bit, so
+ * that on 6.1 a busy reading is only a race with a failure of another
+ * cause.  Read unlocked, once: a snapshot, which only chooses what a
+ * failure is counted as.
  *
  * Context: process context.
  * Return: %ZCACHE_SLOT_FREE if the slot has no user (page table, shmem or
  * swap cache reference counted in its swap count), %ZCACHE_SLOT_BUSY if it
  * has one and its cache bit is held, %ZCACHE_SLOT_USED otherwise, or if its
- * device is going (swapoff frees every slot itself).
+ * device is going (by then swapoff has freed every slot).
  */
 enum zcache_slot zcache_swapcache_slot(swp_entry_t swp)
 {
