@@ -46,10 +46,15 @@ logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 passed=0
 failed=0
+failures=()
 pending=()
 
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+fail() {
+	failed=$((failed + 1))
+	failures+=("FAIL $1${2:+: $2}")
+	echo "FAIL $1${2:+: $2}"
+}
 
 # Count the PASS/FAIL lines on stdin: a host-side checker's, labelled
 # "[KERNEL] " here, or the debug chain's (no KERNEL: already labelled).
@@ -418,5 +423,10 @@ if [ -n "$debug_kernels" ]; then
 	relay < "$debug_out"
 fi
 log "suite took $(( $(date +%s) - start )) s"
+# The failures again, one line each: a CI log shown in part keeps its end.
+if [ "$failed" -gt 0 ]; then
+	echo "failures:"
+	for f in "${failures[@]}"; do echo "  ${f%%$'\n'*}"; done
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
