@@ -45,15 +45,13 @@ kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,stress,canary}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 passed=0
-failed=0
 failures=()
 pending=()
 
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() {
-	failed=$((failed + 1))
 	failures+=("FAIL $1${2:+: $2}")
-	echo "FAIL $1${2:+: $2}"
+	echo "${failures[-1]}"
 }
 
 # Count the PASS/FAIL lines on stdin: a host-side checker's, labelled
@@ -424,9 +422,9 @@ if [ -n "$debug_kernels" ]; then
 fi
 log "suite took $(( $(date +%s) - start )) s"
 # The failures again, one line each: a CI log shown in part keeps its end.
-if [ "$failed" -gt 0 ]; then
+if [ ${#failures[@]} -gt 0 ]; then
 	echo "failures:"
 	for f in "${failures[@]}"; do echo "  ${f%%$'\n'*}"; done
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "$passed passed, ${#failures[@]} failed"
+[ ${#failures[@]} -eq 0 ]

@@ -155,12 +155,13 @@ thp_vmstat() {
 	grep -E '^thp_(fault_alloc|fault_fallback|swpout|swpout_fallback|split_page) ' \
 		/proc/vmstat | tr '\n' ' '
 }
+swap_restart() { swapoff /dev/vda && swap_on /dev/vda; }
 if [ -d $THP ]; then
-	swapoff /dev/vda && swap_on /dev/vda
+	check "basic: swap device restarted for the THP run" swap_restart
 	echo 1 > /proc/sys/vm/compact_memory
+	info "THP counters before: $(thp_vmstat)"
 fi
 thp_before=$(thp_swpout)
-info "THP counters before: $(thp_vmstat)"
 run_plain "basic: THP-backed ${MEM_MB}M verified" thp -m $MEM_MB -s 18
 if [ -d $THP ]; then
 	info "THP counters after: $(thp_vmstat)"
