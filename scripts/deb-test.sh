@@ -17,6 +17,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 envfile=${1:?envfile} build=${2:?builddir}
+# sort, comm and diff below compare package lists in one collation
+export LC_ALL=C
 . "$envfile"
 rc=0
 ok() { echo "PASS deb: $1"; }
@@ -34,8 +36,8 @@ installed_pkgs() {
 # A package of a run that failed half-way: gone first.
 apt-get purge -y -qq zcache-dkms zcache-tools >/dev/null 2>&1
 # The machine's packages before anything here installs one: building the
-# packages, checking and installing them pulls in more, and all of it goes
-# again at the end.
+# packages and checking them pulls in more, and all of it goes again at
+# the end.
 before=$(installed_pkgs)
 
 # What building and installing need (the dkms test before this one
@@ -43,6 +45,12 @@ before=$(installed_pkgs)
 need_pkgs dkms:dkms lintian:lintian openssl:openssl dpkg-buildpackage:dpkg-dev \
 	dh:debhelper /usr/bin/dh_dkms:dh-dkms fakeroot:fakeroot
 need_kernel_headers "$KVER" || { ko "install linux-headers-$KVER"; exit 1; }
+# The packages with the tools in place: what installing and purging
+# zcache's packages leave must be exactly this, names and versions.  (The
+# tools themselves may have needed newer versions of packages that were
+# there before, such as perl for lintian: apt upgrades those, and purging
+# the tools cannot take them back.)
+ready=$(installed_pkgs)
 cd "$ZCACHE_TOP" || exit 1
 version=$(make -s version)
 
@@ -121,16 +129,26 @@ left=$( {
 } | tr '\n' ' ')
 check "purge leaves nothing: no DKMS tree, nothing under /usr/src, no unit${left:+ (left: $left)}" \
 	[ -z "$left" ]
-# What the install pulled in goes too.
-# What this script installed goes (the build tools, lintian, and what the
-# packages pulled in), by name; a package whose version changed is not
-# put back, and fails the check.
+# What the packages pulled in goes with them.
+pulled=$(comm -13 <(echo "$ready" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | tr '\n' ' ')
+if [ -n "$pulled" ]; then
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $pulled >/dev/null 2>&1
+fi
+changed=$(diff <(echo "$ready") <(installed_pkgs) | sed -n 's/^[<>] //p' | tr '\n' ' ')
+check "installing and purging the packages leaves the machine's packages (names and versions) as they were${pulled:+ (purged what they pulled in: $pulled)}${changed:+; changed: $changed}" \
+	[ -z "$changed" ]
+# What this script installed goes (the build tools, lintian), by name:
+# every package the machine had before is still there, and no other.
 extra=$(comm -13 <(echo "$before" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | tr '\n' ' ')
 if [ -n "$extra" ]; then
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $extra >/dev/null 2>&1
 fi
-after=$(installed_pkgs)
-check "the machine's packages (names and versions) are as before${extra:+ (purged $extra)}" \
-	[ "$before" = "$after" ]
+names=$(diff <(echo "$before" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | sed -n 's/^[<>] //p' | tr '\n' ' ')
+upgraded=$(comm -13 <(echo "$before") <(installed_pkgs) | tr '\n' ' ')
+[ -n "$upgraded" ] &&
+	echo "    the tools needed newer versions of: $upgraded"
+check "the machine has the packages it had before, by name${names:+ (differ: $names)}" \
+	[ -z "$names" ]
 exit $rc

@@ -310,8 +310,8 @@ kernel_suite() {
 		[ "$SANITIZER" = kasan ] &&
 			kextra="$kextra slub_debug=A,radix_tree_node"
 		# Races show in fewer unload rounds on the KCSAN kernel than
-		# the debug kernels' 24: it watches every access.
-		[ "$SANITIZER" = kcsan ] && kextra="$kextra zcrounds=18"
+		# the debug kernels' 18: it watches every access.
+		[ "$SANITIZER" = kcsan ] && kextra="$kextra zcrounds=12"
 	fi
 	# Each word is one boot; GROUP,GROUP,... run in order in one boot.
 	for g in $kgroups; do

@@ -205,7 +205,7 @@ check "faults: the failed load is warned about" sh -c \
 [ -n "$ZCMEM" ] && echo $$ > $CG/cgroup.procs
 fault_attr $FS 25
 echo 1000000 > $FS/times	# counts down: how many allocations failed
-cycles=12 bad=0
+cycles=8 bad=0
 for c in $(seq 1 $cycles); do
 	why=""
 	fresh_swap
