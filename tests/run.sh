@@ -27,19 +27,21 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 6.1-debug
 #   free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
 #   basic on 6.1, writeback on 6.12 (ZCACHE_RT_GROUPS);
-# - debug kernels run their groups in one boot, but 6.12-debug boots
-#   twice: its second boot runs writeback, in parallel with the others
-#   (a sixth group would take 6.1-debug's boot past its hour); tools (the
-#   operator scripts), devices and zswap stay on the stock kernels, and
-#   6.12-debug leaves params to stock 6.12; the stress group's drain
-#   rounds also take writeback's code through every debug kernel;
+# - debug kernels run their groups in one boot, but 6.1-debug and
+#   6.12-debug boot twice: the second boot runs params (6.1) or writeback
+#   (6.12), in parallel with the others (6.1-debug's five groups in one
+#   boot came within minutes of its hour when the machine was busy);
+#   tools (the operator scripts), devices and zswap stay on the stock
+#   kernels, and 6.12-debug leaves params to stock 6.12; the stress
+#   group's drain rounds also take writeback's code through every debug
+#   kernel;
 # - 6.12-kcsan (the data-race detector) runs basic and stress, the
 #   groups with the most concurrency.
 groups=${ZCACHE_GROUPS:-basic params devices zswap tools}
 groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
 rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-writeback}}
-debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,params,faults,stress,canary}
+debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary params}
 debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary writeback}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,stress,canary}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}

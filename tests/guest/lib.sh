@@ -37,7 +37,7 @@ fi
 # Random-access workloads do ops / OPS_DIV operations.
 # MANY: a number of pages a workload surely moves.
 PO_MB=48 OPS_DIV=1 MANY=1000
-[ -n "$ZCMEM" ] && PO_MB=8 OPS_DIV=5 MANY=200
+[ -n "$ZCMEM" ] && PO_MB=8 OPS_DIV=10 MANY=200
 
 pass() { echo "ZT: PASS $1"; }
 fail() { echo "ZT: FAIL $1: $2"; }
