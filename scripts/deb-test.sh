@@ -17,8 +17,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 envfile=${1:?envfile} build=${2:?builddir}
-# sort, comm and diff below compare package lists in one collation
-export LC_ALL=C
 . "$envfile"
 rc=0
 ok() { echo "PASS deb: $1"; }
@@ -29,16 +27,20 @@ check() {
 	if "$@"; then ok "$what"; else ko "$what"; fi
 }
 
+# "name version" lines, sorted in the C locale: comm, diff and join below
+# compare them in that order.
 installed_pkgs() {
 	dpkg-query -W -f '${db:Status-Abbrev} ${Package} ${Version}\n' |
-		awk '$1 ~ /^.i/ { print $2, $3 }' | sort
+		awk '$1 ~ /^.i/ { print $2, $3 }' | LC_ALL=C sort
 }
+names() { echo "$1" | cut -d' ' -f1; }
 # A package of a run that failed half-way: gone first.
 apt-get purge -y -qq zcache-dkms zcache-tools >/dev/null 2>&1
 # The machine's packages before anything here installs one: building the
 # packages and checking them pulls in more, and all of it goes again at
 # the end.
 before=$(installed_pkgs)
+[ -n "$before" ] || { ko "list the installed packages (dpkg-query)"; exit 1; }
 
 # What building and installing need (the dkms test before this one
 # installed dkms and the headers; a run of this script alone does too).
@@ -51,6 +53,7 @@ need_kernel_headers "$KVER" || { ko "install linux-headers-$KVER"; exit 1; }
 # there before, such as perl for lintian: apt upgrades those, and purging
 # the tools cannot take them back.)
 ready=$(installed_pkgs)
+[ -n "$ready" ] || { ko "list the installed packages (dpkg-query)"; exit 1; }
 cd "$ZCACHE_TOP" || exit 1
 version=$(make -s version)
 
@@ -130,25 +133,29 @@ left=$( {
 check "purge leaves nothing: no DKMS tree, nothing under /usr/src, no unit${left:+ (left: $left)}" \
 	[ -z "$left" ]
 # What the packages pulled in goes with them.
-pulled=$(comm -13 <(echo "$ready" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | tr '\n' ' ')
+pulled=$(LC_ALL=C comm -13 <(names "$ready") <(names "$(installed_pkgs)") | tr '\n' ' ')
 if [ -n "$pulled" ]; then
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $pulled >/dev/null 2>&1
 fi
-changed=$(diff <(echo "$ready") <(installed_pkgs) | sed -n 's/^[<>] //p' | tr '\n' ' ')
+changed=$(LC_ALL=C diff <(echo "$ready") <(installed_pkgs) | sed -n 's/^[<>] //p' | tr '\n' ' ')
 check "installing and purging the packages leaves the machine's packages (names and versions) as they were${pulled:+ (purged what they pulled in: $pulled)}${changed:+; changed: $changed}" \
 	[ -z "$changed" ]
 # What this script installed goes (the build tools, lintian), by name:
 # every package the machine had before is still there, and no other.
-extra=$(comm -13 <(echo "$before" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | tr '\n' ' ')
+extra=$(LC_ALL=C comm -13 <(names "$before") <(names "$(installed_pkgs)") | tr '\n' ' ')
 if [ -n "$extra" ]; then
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $extra >/dev/null 2>&1
 fi
-names=$(diff <(echo "$before" | cut -d' ' -f1) <(installed_pkgs | cut -d' ' -f1) | sed -n 's/^[<>] //p' | tr '\n' ' ')
-upgraded=$(comm -13 <(echo "$before") <(installed_pkgs) | tr '\n' ' ')
-[ -n "$upgraded" ] &&
-	echo "    the tools needed newer versions of: $upgraded"
-check "the machine has the packages it had before, by name${names:+ (differ: $names)}" \
-	[ -z "$names" ]
+after=$(installed_pkgs)
+differ=$(LC_ALL=C diff <(names "$before") <(names "$after") | sed -n 's/^[<>] //p' | tr '\n' ' ')
+# Packages that were there before at another version: what installing
+# the tools upgraded, which their purge does not take back.
+versions=$(LC_ALL=C join <(echo "$before") <(echo "$after") |
+	awk '$2 != $3 { printf "%s %s -> %s; ", $1, $2, $3 }')
+[ -n "$versions" ] &&
+	echo "    versions the tools' install changed: $versions"
+check "the machine has the packages it had before, by name${differ:+ (differ: $differ)}" \
+	[ -z "$differ" ]
 exit $rc

@@ -90,9 +90,9 @@ at_checkpoint() {
 # and with no pressure left at the checkpoint the gauges stay still.)
 run_checkpointed "tools: workload under zcache-load verified" pageout -m $PO_MB -s 61
 
-# --watch redraws: two screens, once the workload is gone (in its memory
-# pressure each redraw's two dozen forks can take seconds under TCG);
-# five minutes is a bound for a hang, not a timing.
+# --watch redraws: two screens, once the workload is gone (each redraw's
+# two dozen forks can take seconds under TCG); five minutes is a bound
+# for a hang, not a timing.
 zcache-stat --watch 1 > /tmp/watch 2>&1 &
 watcher=$!
 n=0

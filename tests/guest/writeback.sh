@@ -250,7 +250,7 @@ echo 0 > $WBT/writeback_delay_ms
 echo 0 > $WBT/writeback_delay_points
 check "writeback: enabled=Y ends the drain" [ "$(param drain)" = N ]
 case_end "churn" 0
-check "writeback: churn: stale victims were dropped (writeback_stale grew by run $run)" \
+check "writeback: churn: stale victims were dropped (writeback_stale grew, within $run runs)" \
 	gt "$(stat_ writeback_stale)" $stale0
 
 # swapoff in each delay window: after the pick, with the folio locked,
@@ -334,7 +334,6 @@ if [ -z "$ZCMEM" ]; then
 echo 100 > $ZP/max_pool_percent
 echo Y > $ZP/shrinker_enabled
 case_begin
-hit0=$(stat_ pool_limit_hit)
 run_plain "writeback: mixed at 1x RAM with the shrinker: verified" \
 	mixed -m $MEM_MB -s 341
 case_end "shrinker" 1
