@@ -10,9 +10,12 @@
 # the tools are on the PATH, the man pages render, the unit is there
 # (disabled).  It copies the module DKMS built to BUILDDIR/zcache-dkms.ko
 # and the installed tools to BUILDDIR/tools/, for the guest's "tools"
-# group.  Then it purges the packages, checks that nothing of them is left,
-# and removes whatever the install pulled in, so that the machine's
-# package set is as before.  Prints PASS/FAIL lines.
+# group.  Then it purges the packages, checks that nothing of them is left
+# and that, with what they pulled in purged too, the machine's packages
+# are as they were before the install (names and versions); then it
+# purges the build tools it installed, and checks that the machine has
+# the packages it had before, by name (installing the tools may have
+# upgraded some).  Prints PASS/FAIL lines.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +37,21 @@ installed_pkgs() {
 		awk '$1 ~ /^.i/ { print $2, $3 }' | LC_ALL=C sort
 }
 names() { echo "$1" | cut -d' ' -f1; }
+# added_since SNAPSHOT: the names of the packages installed now that
+# SNAPSHOT lacks, on one line
+added_since() {
+	LC_ALL=C comm -13 <(names "$1") <(names "$(installed_pkgs)") | tr '\n' ' '
+}
+# purge_names NAMES: purge those packages, if any
+purge_names() {
+	[ -n "$1" ] || return 0
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $1 >/dev/null 2>&1
+}
+# differences A B: the lines of list A or B that the other lacks, on one line
+differences() {
+	LC_ALL=C diff <(echo "$1") <(echo "$2") | sed -n 's/^[<>] //p' | tr '\n' ' '
+}
 # A package of a run that failed half-way: gone first.
 apt-get purge -y -qq zcache-dkms zcache-tools >/dev/null 2>&1
 # The machine's packages before anything here installs one: building the
@@ -133,23 +151,16 @@ left=$( {
 check "purge leaves nothing: no DKMS tree, nothing under /usr/src, no unit${left:+ (left: $left)}" \
 	[ -z "$left" ]
 # What the packages pulled in goes with them.
-pulled=$(LC_ALL=C comm -13 <(names "$ready") <(names "$(installed_pkgs)") | tr '\n' ' ')
-if [ -n "$pulled" ]; then
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $pulled >/dev/null 2>&1
-fi
-changed=$(LC_ALL=C diff <(echo "$ready") <(installed_pkgs) | sed -n 's/^[<>] //p' | tr '\n' ' ')
+pulled=$(added_since "$ready")
+purge_names "$pulled"
+changed=$(differences "$ready" "$(installed_pkgs)")
 check "installing and purging the packages leaves the machine's packages (names and versions) as they were${pulled:+ (purged what they pulled in: $pulled)}${changed:+; changed: $changed}" \
 	[ -z "$changed" ]
 # What this script installed goes (the build tools, lintian), by name:
 # every package the machine had before is still there, and no other.
-extra=$(LC_ALL=C comm -13 <(names "$before") <(names "$(installed_pkgs)") | tr '\n' ' ')
-if [ -n "$extra" ]; then
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $extra >/dev/null 2>&1
-fi
+purge_names "$(added_since "$before")"
 after=$(installed_pkgs)
-differ=$(LC_ALL=C diff <(names "$before") <(names "$after") | sed -n 's/^[<>] //p' | tr '\n' ' ')
+differ=$(differences "$(names "$before")" "$(names "$after")")
 # Packages that were there before at another version: what installing
 # the tools upgraded, which their purge does not take back.
 versions=$(LC_ALL=C join <(echo "$before") <(echo "$after") |

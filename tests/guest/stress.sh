@@ -68,16 +68,17 @@ while [ $round -le $ROUNDS ]; do
 		detached=$(rmmod_loop $cp $pid)
 	fi
 	while [ ! -f $cp/filled ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done
+	# (read once, and only while zcache is still loaded)
+	[ -n "$detached" ] || held=$(stat_ stored_pages)
 	if [ -n "$detached" ]; then
 		early=$((early + 1))
 	elif [ $drain_round = 1 ]; then
-		[ "$(stat_ stored_pages)" -gt 0 ] || why="$why; nothing stored to drain"
+		[ "$held" -gt 0 ] || why="$why; nothing stored to drain"
 		drain_unload
 		[ -d /sys/module/zcache ] || drained=$((drained + 1))
-	elif [ $hold_round = 1 ] && [ "$(stat_ stored_pages)" -eq 0 ]; then
+	elif [ $hold_round = 1 ] && [ "$held" -eq 0 ]; then
 		why="$why; a hold round stored nothing"
-	elif [ "$(stat_ stored_pages)" -gt 0 ]; then
-		held=$(stat_ stored_pages)
+	elif [ "$held" -gt 0 ]; then
 		if rmmod zcache 2>/dev/null; then
 			why="$why; rmmod took while $held pages were stored"
 		else
