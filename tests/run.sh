@@ -8,8 +8,9 @@
 # injection; LINE-kcsan: with KCSAN; scripts/debug-kernel.sh), build the
 # modules with W=1, check what can be checked on the host, then boot the
 # test VM once per scenario group and count the guest's PASS/FAIL lines.
-# Stock kernels run ZCACHE_GROUPS, debug kernels ZCACHE_DEBUG_GROUPS in a
-# 16 MB memory cgroup of a 512 MB guest.  A group whose guest crashes,
+# Stock kernels run ZCACHE_GROUPS in a 192 MB guest (ZCACHE_VM_MEM; the
+# workloads are sized from its RAM), debug kernels ZCACHE_DEBUG_GROUPS in
+# a 16 MB memory cgroup of a 512 MB guest.  A group whose guest crashes,
 # hangs or prints a kernel warning or a detector's report about zcache
 # fails.  Ends with "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
@@ -231,10 +232,25 @@ judge_clean_log() {
 			/ <\/TASK>/ { atomic = 0 }' |
 		grep -aE 'BUG:|WARNING:|Oops|Call Trace|general protection|kernel BUG|soft lockup|hung_task|blocked for more than|INFO: |corruption|suspected memory leak|sleeping function called|DEBUG_LOCKS_WARN_ON')
 	if [ -n "$dmesg_bad" ]; then
-		fail "[$k] $g: guest dmesg clean" "$(echo "$dmesg_bad" | head -n 5)"
+		fail "[$k] $g: guest dmesg clean" "$(echo "$dmesg_bad" | head -n 5)
+$(dmesg_context "$log" "$(echo "$dmesg_bad" | head -n 1)")"
 	else
 		pass "[$k] $g: guest dmesg clean"
 	fi
+}
+
+# dmesg_context LOG LINE: the kernel's lines from LINE on (the report's
+# stack, which the filter above leaves out), from the guest's dmesg dump
+# when it holds LINE, else from the console.
+dmesg_context() {
+	local log=$1 first=$2 n
+	n=$(awk -v want="$first" '
+		/^ZT: DMESG-BEGIN/ { dump = 1 }
+		$0 == want { if (dump) { print NR; exit } if (!at) at = NR }
+		END { if (at) print at }' "$log" | head -n 1)
+	[ -n "$n" ] || return 0
+	echo "    the report in $log, line $n on:"
+	sed -n "$n,$((n + 40))p" "$log" | grep -a '^\[ *[0-9]*\.[0-9]*\]' | sed 's/^/      /'
 }
 
 host_checks() {
@@ -294,7 +310,7 @@ kernel_suite() {
 	# pci=noacpi; it gets pci=nomsi.)
 	# The debug kernels run about 6x slower: their groups run in a memory
 	# cgroup (zcmem=) and get a larger dmesg (and, below, more time).
-	kgroups=$groups kextra="" kmem=${ZCACHE_VM_MEM:-256}
+	kgroups=$groups kextra="" kmem=${ZCACHE_VM_MEM:-192}
 	case $k in
 	6.1)        kgroups=$groups_6_1 ;;
 	6.1-rt)     kgroups=$rt_groups_6_1 ;;
@@ -427,6 +443,13 @@ log "suite took $(( $(date +%s) - start )) s"
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "failures:"
 	for f in "${failures[@]}"; do echo "  ${f%%$'\n'*}"; done
+	# The first failure with details, whole: CI shows the end of the log.
+	for f in "${failures[@]}"; do
+		[[ $f == *$'\n'* ]] || continue
+		echo "the first failure with details:"
+		echo "$f" | head -n 60 | sed 's/^/  /'
+		break
+	done
 fi
 echo "$passed passed, ${#failures[@]} failed"
 [ ${#failures[@]} -eq 0 ]
