@@ -12,16 +12,31 @@
 # bench/results/<date>.md and its PNG plots; bench/results/<date>-notes.md,
 # if written, is appended to the report.
 #
-# Disk models (BENCH_DISKS, default "throttled raw"):
+# Disk models (BENCH_DISKS, default "nvme cloud throttled raw"):
+#   nvme       a local NVMe SSD: every request takes at least 85 us (read)
+#              or 20 us (write), the random 4 KiB latencies of Intel's
+#              P4500 (1-2 TB), times the guest's slowdown (below).
+#   cloud      a cloud network volume: at least 1000 us a request, the low
+#              end of AWS's "single-digit millisecond" for gp3, EBS's
+#              default type (io2 Block Express: under 500 us), times the
+#              slowdown.
+#              Both run on zdelay0 (tests/kmod/zdelay.c) in the guest,
+#              stacked on the raw disk below.  The slowdown is measured
+#              in each boot: bench/calib.c's lz4 over the corpus and page
+#              copies, in the guest over the same on the host (run once,
+#              before the boots, on an otherwise idle host).
+#              The full matrix runs on both.
 #   throttled  O_DIRECT (cache=none,aio=native), throttled to 2500 IOPS
 #              and 125 MiB/s: a SATA SSD (about 10000 random 4 KiB reads
 #              a second at the queue depth of a page fault, 500 MB/s in
 #              sequence) slowed by the 4x that TCG slows the CPU by, so
 #              that a disk read costs what it costs next to a real CPU.
-#              The full backend x workload matrix runs here.
+#              The full backend x workload matrix runs here: a
+#              reference, as earlier results were taken on it.
 #   raw        O_DIRECT, unthrottled: the host's disk, ~76 us per 4 KiB
 #              write, fast next to TCG's CPU.  Disk, the peer and zcache
-#              on two workloads, on the first kernel only (for time).
+#              on two workloads, on the first kernel only (for time): the
+#              other reference.
 # Never cache=unsafe or writeback: swap would land in the host's RAM.
 #
 # Then, unless BENCH_PROFILE=0, one more boot per kernel (throttled disk)
@@ -39,7 +54,7 @@ set -euo pipefail
 
 kernels=${BENCH_KERNELS:-6.1 6.12}
 reps=${BENCH_REPS:-3}
-disks=${BENCH_DISKS-throttled raw}
+disks=${BENCH_DISKS-nvme cloud throttled raw}
 mem=${BENCH_VM_MEM:-192}
 date=${BENCH_DATE:-$(date +%Y-%m-%d)}
 work=$ZCACHE_TOP/bench/work/$date
@@ -73,8 +88,17 @@ profile_funcs="$profile_funcs xa_ext_replace xa_ext_erase xa_store xa_erase"
 disk_opts() {
 	case $1 in
 	throttled) echo "cache=none,aio=native,throttling.iops-total=2500,throttling.bps-total=131072000" ;;
-	raw)       echo "cache=none,aio=native" ;;
+	raw|nvme|cloud) echo "cache=none,aio=native" ;;
 	*)         die "unknown disk model $1" ;;
+	esac
+}
+
+# The guest's arguments for a latency-modelled disk: the device's read
+# and write latencies in us, and the host's calibration.
+disk_args() {
+	case $1 in
+	nvme)  echo "zbench_lat=85,20 zbench_hostcal=$hostcal" ;;
+	cloud) echo "zbench_lat=1000,1000 zbench_hostcal=$hostcal" ;;
 	esac
 }
 
@@ -85,23 +109,42 @@ disk_opts() {
 bench_boot() {
 	local name=$1 disk=$2 tag=$3 args=$4 log_file=$work/$KVER-$1.log
 
+	# (the "max" CPU of the earlier results; the suite's guests run qemu64)
+	ZCACHE_VM_CPU=${ZCACHE_VM_CPU:-max} \
 	ZCACHE_DISK_OPTS=$(disk_opts "$disk") ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-5400} \
 		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
 		"$log_file" bench 1 "$mem" "$args" || true
 	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: $tag /$tag kernel=$KVER disk=$disk /p"
+	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: MODEL /MODEL kernel=$KVER disk=$disk /p" \
+		> "$work/$KVER-$1.model"
+	[ -s "$work/$KVER-$1.model" ] || rm -f "$work/$KVER-$1.model"
+	! grep -a '^ZT: FAIL ' <(tr -d '\r' < "$log_file") ||
+		die "$KVER $name: the guest failed a step; see $log_file"
 	grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
 		die "$KVER $name: a run lost data or the guest did not finish; see $log_file"
 }
 
 need_host_tools
-need_pkgs gnuplot:gnuplot-nox /usr/bin/python3:python3
+need_pkgs gnuplot:gnuplot-nox /usr/bin/python3:python3 \
+	/usr/lib/x86_64-linux-gnu/liblz4.a:liblz4-dev
 mkdir -p "$work" "$results"
 log "benchmark $date: kernels $kernels, disks $disks, $reps reps; raw output in $work"
+
+# The CPU calibration (bench/calib.c), static, run here over the corpus
+# the guest gets.
+gcc -O2 -Wall -Wextra -Werror -static -o "$work/zcalib" \
+	"$ZCACHE_TOP/bench/calib.c" -llz4 || die "zcalib build failed"
+hostcal=$("$work/zcalib" $("$ZCACHE_TOP/scripts/mkinitramfs.sh" --corpus "$work/corpus")) ||
+	die "zcalib failed on the host"
+log "host calibration: $hostcal"
+echo "$hostcal" > "$work/hostcal"
+hostcal=$(echo "$hostcal" | sed 's/lz4_ns=\([0-9.]*\) copy_ns=\([0-9.]*\)/\1,\2/')
 
 for line in $kernels; do
 	envfile=$("$ZCACHE_TOP/scripts/kernel-fetch.sh" "$line")
 	. "$envfile"
 	build=$("$ZCACHE_TOP/scripts/build.sh" "$envfile")
+	cp "$work/zcalib" "$build/zcalib"
 	"$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$build/initramfs.gz"
 	full=$full_6_1
 	[ "$line" = 6.12 ] && full=$full_6_12
@@ -115,7 +158,7 @@ for line in $kernels; do
 		fi
 		log "$KVER, $disk disk: $(echo $b | wc -w) backends x $(echo $w | wc -w) workloads x $reps"
 		bench_boot "$disk" "$disk" RUN \
-			"zbench_backends=$(echo $b | tr ' ' ,) zbench_workloads=$(echo $w | tr ' ' ,) zbench_reps=$reps zbench_only=$only" \
+			"zbench_backends=$(echo $b | tr ' ' ,) zbench_workloads=$(echo $w | tr ' ' ,) zbench_reps=$reps zbench_only=$only $(disk_args "$disk")" \
 			> "$work/$KVER-$disk.runs"
 		log "$(wc -l < "$work/$KVER-$disk.runs") runs recorded"
 	done
@@ -131,6 +174,6 @@ git -C "$ZCACHE_TOP" describe --always --dirty > "$work/commit" 2>/dev/null || t
 # The runs are kept with the results: report.py can remake the report.
 mkdir -p "$results/raw-$date"
 cp "$work/commit" "$results/raw-$date/"
-cp "$work"/*.runs "$work"/*.prof "$results/raw-$date/" 2>/dev/null || true
+cp "$work"/*.runs "$work"/*.prof "$work"/*.model "$work/hostcal" "$results/raw-$date/" 2>/dev/null || true
 python3 "$ZCACHE_TOP/bench/report.py" "$results/raw-$date" "$results" "$date"
 log "results: $results/$date.md"

@@ -13,11 +13,16 @@
 #   zbench_profile=F,F,...   time these kernel functions with the
 #                            function_graph tracer (a profile boot: its
 #                            runs are not figures)
+#   zbench_lat=R,W           swap to zdelay0 over the disk: a device whose
+#                            reads take at least R us and writes W us on a
+#                            real machine, scaled by the guest's slowdown
+#   zbench_hostcal=L,C       the host's zcalib figures (lz4_ns, copy_ns)
+#                            that the slowdown is measured against
 #
 # One "ZB: RUN key=value ..." line per run; the host makes the tables.  A
 # run whose data does not verify prints ok=0 and is not a figure.  A
 # profile boot adds one "ZB: PROF ... func=F calls=N mean_us=T" line per
-# run and function called.
+# run and function called; a latency-modelled disk, one "ZB: MODEL" line.
 
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p"; }
 BACKENDS=$(arg zbench_backends | tr ',' ' ')
@@ -25,6 +30,8 @@ WORKLOADS=$(arg zbench_workloads | tr ',' ' ')
 REPS=$(arg zbench_reps)
 ONLY=$(arg zbench_only)
 PROFILE=$(arg zbench_profile | tr ',' ' ')
+LAT=$(arg zbench_lat)
+HOSTCAL=$(arg zbench_hostcal)
 TR=/sys/kernel/tracing
 # Working sets of 1.25x the guest's RAM: past it, and still within what
 # zram (which holds everything in RAM, without a limit) can keep.
@@ -41,6 +48,43 @@ info "bench: zswap defaults $ZSWAP_DEF, backends $BACKENDS, workloads $WORKLOADS
 # The swap disk behaves like an SSD: non-rotational (the swap core then
 # uses its SSD allocator and discards).
 echo 0 > /sys/block/vda/queue/rotational
+SWAPDEV=/dev/vda
+
+# A latency-modelled disk: the device's latencies times the guest's
+# slowdown, the geometric mean of zcalib's two figures here over the
+# host's, so that a page read from the disk costs the guest what it costs
+# a real machine next to its CPU.  zdelay0 completes each request no
+# sooner than that after its submission (tests/kmod/zdelay.c).
+if [ -n "$LAT" ]; then
+	cal=$(zcalib) || { fail "bench: zcalib runs in the guest" "$cal"; cal=""; }
+	# (busybox's awk has no sqrt(): Newton's method)
+	model=$(echo "$LAT $HOSTCAL $cal" | tr ',=' '  ' | awk '
+		function root(x,  r, i) {
+			r = x < 1 ? 1 : x
+			for (i = 0; i < 60; i++)
+				r = (r + x / r) / 2
+			return r
+		}
+		# R W hostlz4 hostcopy lz4_ns G copy_ns G
+		$3 > 0 && $4 > 0 && $6 > 0 && $8 > 0 {
+			f = root(($6 / $3) * ($8 / $4))
+			printf "factor=%.2f read_us=%d write_us=%d", f, $1 * f + 0.5, $2 * f + 0.5
+		}')
+	[ -n "$model" ] || cal=""
+	info "bench: guest $cal, host $HOSTCAL, device $LAT us: $model"
+	if [ -n "$cal" ] && insmod /zcache/zdelay.ko target=/dev/vda \
+		$(echo "$model" | cut -d' ' -f2-); then
+		SWAPDEV=/dev/zdelay0
+		echo 0 > /sys/block/zdelay0/queue/rotational
+		echo "ZB: MODEL device_us=$LAT $model"
+	else
+		fail "bench: zdelay0 over vda" "no latency-modelled disk"
+		# Not a figure of this model: every run says so.
+		BACKENDS=""
+	fi
+fi
+# Requests the disk completed: /sys/block/vda/stat's reads and writes.
+disk_ios() { awk '{print $1, $5}' /sys/block/vda/stat; }
 
 mount -t cgroup2 cgroup2 $CG 2>/dev/null
 echo +memory > $CG/cgroup.subtree_control
@@ -93,11 +137,11 @@ backend_up() {
 	zcache-*)	insmod /zcache/zcache.ko compressor=${1#zcache-} || return 1 ;;
 	*)		return 1 ;;
 	esac
-	swap_on /dev/vda
+	swap_on $SWAPDEV
 }
 
 backend_down() {
-	swapoff /dev/vda 2>/dev/null
+	swapoff $SWAPDEV 2>/dev/null
 	swapoff /dev/zram0 2>/dev/null
 	case $1 in
 	zswap-*)
@@ -123,6 +167,15 @@ cache_written_back() {
 	if [ -r $ZC/written_back ]; then stat_ written_back
 	elif [ -r $ZSWD/written_back_pages ]; then cat $ZSWD/written_back_pages
 	else vmstat_ zswpwb | grep . || echo 0
+	fi
+}
+
+# Pages the cache took, so far (zram's are pswpout): zcache's stores,
+# frontswap's (6.1) or vmstat's zswpout (6.12).
+cache_stores() {
+	if [ -r $ZC/stores ]; then stat_ stores
+	elif [ -r /sys/kernel/debug/frontswap/succ_stores ]; then cat /sys/kernel/debug/frontswap/succ_stores
+	else vmstat_ zswpout | grep . || echo 0
 	fi
 }
 
@@ -299,9 +352,9 @@ while [ $rep -le "$REPS" ]; do
 				continue
 			fi
 			zswap_rejects0=$(zswap_rejects)
-			hits0=$(cache_hits) wb0=$(cache_written_back)
+			hits0=$(cache_hits) wb0=$(cache_written_back) cst0=$(cache_stores)
 			pswpin0=$(vmstat_ pswpin) pswpout0=$(vmstat_ pswpout)
-			cpu0=$(cpu_ticks)
+			cpu0=$(cpu_ticks) dio0=$(disk_ios)
 			profile_start
 			run_workload $workload
 			ok=$?
@@ -317,7 +370,9 @@ while [ $rep -le "$REPS" ]; do
 				"$times" \
 				"pswpin=$(( $(vmstat_ pswpin) - pswpin0 )) pswpout=$(( $(vmstat_ pswpout) - pswpout0 ))" \
 				"hits=$(( $(cache_hits || echo 0) - ${hits0:-0} )) wb=$(( $(cache_written_back || echo 0) - ${wb0:-0} ))" \
+				"cstores=$(( $(cache_stores || echo 0) - ${cst0:-0} ))" \
 				"$(echo "$cpu0 $(cpu_ticks)" | awk '{printf "user=%.2f sys=%.2f", ($3 - $1) / 100, ($4 - $2) / 100}')" \
+				"$(echo "$dio0 $(disk_ios)" | awk '{printf "dio_r=%d dio_w=%d", $3 - $1, $4 - $2}')" \
 				"$(cat /tmp/bench.stats)"
 			if [ $ok != 0 ]; then
 				bad=$((bad + 1))

@@ -53,6 +53,23 @@ def parse(workdir):
     return list(records(workdir, "runs", "RUN"))
 
 
+def parse_models(workdir):
+    """The latency-modelled disks of each boot: {(kernel, disk): MODEL fields}."""
+    return {(m["kernel"], m["disk"]): m for m in records(workdir, "model", "MODEL")}
+
+
+# Disk models, the latency-modelled first (the README leads with them).
+DISK_ORDER = ["nvme", "cloud", "throttled", "raw"]
+DISK_TEXT = {
+    "nvme": "a local NVMe SSD: at least 85 us a read, 20 us a write (Intel P4500, random 4 KiB), "
+            "times the guest's slowdown",
+    "cloud": "a cloud network volume: at least 1000 us a request (the low end of AWS gp3's "
+             "\"single-digit millisecond\"), times the guest's slowdown",
+    "throttled": "O_DIRECT limited to 2500 IOPS and 125 MiB/s (no latency per request)",
+    "raw": "O_DIRECT unthrottled: the host's disk, fast next to TCG's CPU",
+}
+
+
 def kernel_key(kernel):
     """6.1.0-57-amd64, 6.12.117+deb12-amd64: sorts by major.minor."""
     return [int(x) for x in kernel.split("-")[0].replace("+deb12", "").split(".")[:2]]
@@ -189,6 +206,15 @@ class Cell:
         return spread(f(r) for r in self.runs)
 
 
+def sys_per_page(r):
+    """The guest's system time per page moved: swapped out or in, to the
+    disk or the cache (a build's figure includes its jobs' other work)."""
+    if "cstores" not in r:
+        return None
+    moved = sum(num(r, k) for k in ("pswpout", "pswpin", "hits", "cstores"))
+    return num(r, "sys") * 1e6 / moved if moved else None
+
+
 def group(runs):
     cells = {}
     for r in runs:
@@ -215,12 +241,12 @@ def perf_table(out, cells, kernel, disk, backends):
         peer = cells.get((kernel, disk, w, PEER))
         out.append(f"#### {WORKLOAD_TEXT[w]}\n")
         unit = "ops/s" if w == "threads" else "time (s)"
-        out.append(f"| backend | {unit} | x {PEER} | phases (s) | pswpout | pswpin | user s | sys s | ratio | pool MiB | rejects | meta B/page |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        out.append(f"| backend | {unit} | x {PEER} | phases (s) | pswpout | pswpin | disk I/Os r/w | user s | sys s | sys us/page | ratio | pool MiB | rejects | meta B/page |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for b in present:
             c = cells[(kernel, disk, w, b)]
             if not c.runs:
-                out.append(f"| {b} | failed ({c.failed} runs) |" + " |" * 10)
+                out.append(f"| {b} | failed ({c.failed} runs) |" + " |" * 12)
                 continue
             if w == "threads":
                 f = lambda r: num(r, "ops_per_s")
@@ -238,12 +264,16 @@ def perf_table(out, cells, kernel, disk, backends):
                     fmt(c.median(lambda r: num(r, "verify")), 1),
                     fmt(c.median(lambda r: num(r, "verify2")), 1))
             pool = c.median(lambda r: num(r, "pool") / 1048576 if "pool" in r else None)
-            out.append("| {} | {} [{}..{}] | {} [{}..{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            dios = "{}/{}".format(fmt(c.median(lambda r: num(r, "dio_r") if "dio_r" in r else None), 0),
+                                  fmt(c.median(lambda r: num(r, "dio_w") if "dio_w" in r else None), 0))
+            out.append("| {} | {} [{}..{}] | {} [{}..{}] | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
                 b, fmt(c.median(f)), fmt(lo), fmt(hi), fmt(rel), fmt(rlo), fmt(rhi), phases,
                 fmt(c.median(lambda r: num(r, "pswpout")), 0),
                 fmt(c.median(lambda r: num(r, "pswpin")), 0),
+                dios,
                 fmt(c.median(lambda r: num(r, "user")), 1),
                 fmt(c.median(lambda r: num(r, "sys")), 1),
+                fmt(c.median(sys_per_page), 1),
                 fmt(c.median(ratio_nz)) if b != "disk" and w != "random" else "-",
                 fmt(pool, 1) if b != "disk" else "-",
                 fmt(c.median(lambda r: num(r, "rejects")), 0) if b not in ("disk", "zram") else "-",
@@ -425,8 +455,10 @@ def main():
     for r in runs:
         if (r["kernel"], r["disk"]) not in kernels:
             kernels.append((r["kernel"], r["disk"]))
-    # kernels in version order, the throttled (main) model first
-    kernels.sort(key=lambda kd: (kernel_key(kd[0]), kd[1] != "throttled"))
+    # kernels in version order, the latency-modelled disks first
+    kernels.sort(key=lambda kd: (kernel_key(kd[0]),
+                                 DISK_ORDER.index(kd[1]) if kd[1] in DISK_ORDER else len(DISK_ORDER)))
+    models = parse_models(workdir)
     reps = max((int(r.get("rep", 1)) for r in runs), default=0)
     failed = [r for r in runs if r.get("ok") != "1"]
 
@@ -445,14 +477,26 @@ def main():
                "limit raised to 50%. zram is the only swap device, lz4, sized past the working "
                "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults.\n")
     out.append("Guest: the test VM (TCG, 2 vCPUs), one boot per kernel and disk model; "
-               "working sets are 1.25x the guest's RAM. Disk models: **throttled** = O_DIRECT "
-               "(cache=none, aio=native) limited to 2500 IOPS and 125 MiB/s: a SATA SSD "
-               "(10000 random 4 KiB reads/s at a fault's queue depth, 500 MB/s in sequence) slowed "
-               "by the 4x TCG slows the CPU by; **raw** = O_DIRECT unthrottled (the host's disk, fast next to "
-               "TCG's CPU). Columns: ratio = non-zero pages held x 4096 / pool bytes; rejects = "
+               "working sets are 1.25x the guest's RAM. Disk models: "
+               + "; ".join(f"**{d}** = {DISK_TEXT[d]}" for d in DISK_ORDER) + ". "
+               "The latency-modelled disks are zdelay0 (tests/kmod/zdelay.c) over the raw disk: "
+               "a request completes no sooner than its latency after submission; the slowdown is "
+               "bench/calib.c's lz4 and page-copy time in the guest over the host's, measured in "
+               "each boot (the table below). "
+               "Columns: disk I/Os = requests the disk completed (reads/writes, after merging); "
+               "sys us/page = the guest's system time over the pages swapped out or in, to the disk "
+               "or the cache; ratio = non-zero pages held x 4096 / pool bytes; rejects = "
                "stores the backend refused; meta = bytes of index and entry per held page beyond "
                "the compressed data (zcache: its XArray nodes and 2-byte headers, counted; zswap: "
                "its zswap_entry slab object); all read while the workload held its pages.\n")
+
+    if models:
+        out.append("| kernel | disk | device us (read, write) | guest slowdown | zdelay0 us (read, write) |")
+        out.append("|---|---|---|---|---|")
+        for (kernel, disk), m in sorted(models.items(), key=lambda km: (kernel_key(km[0][0]), km[0][1])):
+            out.append(f"| {kernel} | {disk} | {m.get('device_us')} | {m.get('factor')}x | "
+                       f"{m.get('read_us')}, {m.get('write_us')} |")
+        out.append("")
 
     for kernel, disk in kernels:
         backends = backends_of(runs, kernel, disk)

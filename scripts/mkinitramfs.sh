@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/mkinitramfs.sh ENVFILE BUILDDIR OUT - the test VM's initramfs
+# scripts/mkinitramfs.sh --corpus DIR - only the corpus, in DIR; prints
+#                                      its files' paths
 #
 # busybox, the guest init and test scripts, the kernel modules the guest
 # needs (virtio disk, zsmalloc, compressors) in load order, zcache's
@@ -9,6 +11,29 @@
 # binaries from this machine.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+# Corpus: real text and real binaries, 4 MiB each.
+make_corpus() {
+	local dir=$1 f
+	mkdir -p "$dir"
+	find /usr/share/perl /usr/share/perl5 /usr/share/common-licenses \
+		/usr/share/doc /usr/include -type f \( -name '*.pm' -o -name '*.h' \
+		-o -name 'copyright' -o -name 'GPL*' \) 2>/dev/null | sort |
+		xargs cat 2>/dev/null | head -c 4194304 > "$dir/text" || true
+	find /usr/bin /usr/lib/x86_64-linux-gnu -maxdepth 1 -type f -size +64k \
+		2>/dev/null | sort | xargs cat 2>/dev/null |
+		head -c 4194304 > "$dir/bin" || true
+	for f in text bin; do
+		[ "$(stat -c %s "$dir/$f")" -ge 1048576 ] ||
+			die "corpus $f too small: this machine lacks files to build it"
+	done
+}
+
+if [ "${1:-}" = --corpus ]; then
+	make_corpus "${2:?usage: mkinitramfs.sh --corpus DIR}"
+	echo "$2/text" "$2/bin"
+	exit 0
+fi
 
 envfile=${1:?envfile} build=${2:?builddir} out=${3:?output}
 . "$envfile"
@@ -21,6 +46,8 @@ install -m 0755 "$ZCACHE_TOP/tests/guest/init" "$stage/init"
 cp "$ZCACHE_TOP"/tests/guest/*.sh "$stage/tests/"
 cp "$ZCACHE_TOP/bench/guest.sh" "$stage/tests/bench.sh"
 cp "$build/swaptest" "$stage/bin/swaptest"
+# make bench's CPU calibration, where bench/bench.sh built it
+[ -x "$build/zcalib" ] && cp "$build/zcalib" "$stage/bin/zcalib"
 # The tools as the zcache-tools package installed them, where the host
 # test installed it (scripts/deb-test.sh), else from the tree.
 tools=$ZCACHE_TOP/scripts
@@ -52,17 +79,6 @@ while read -r ko; do
 	echo "$name" >> "$stage/modules/order"
 done
 
-# Corpus: real text and real binaries, 4 MiB each.
-find /usr/share/perl /usr/share/perl5 /usr/share/common-licenses \
-	/usr/share/doc /usr/include -type f \( -name '*.pm' -o -name '*.h' \
-	-o -name 'copyright' -o -name 'GPL*' \) 2>/dev/null | sort |
-	xargs cat 2>/dev/null | head -c 4194304 > "$stage/corpus/text" || true
-find /usr/bin /usr/lib/x86_64-linux-gnu -maxdepth 1 -type f -size +64k \
-	2>/dev/null | sort | xargs cat 2>/dev/null |
-	head -c 4194304 > "$stage/corpus/bin" || true
-for f in text bin; do
-	[ "$(stat -c %s "$stage/corpus/$f")" -ge 1048576 ] ||
-		die "corpus $f too small: this machine lacks files to build it"
-done
+make_corpus "$stage/corpus"
 
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

@@ -2,7 +2,7 @@
 # Group "devices": two swap devices, one swapped on before insmod and one
 # after; swapoff of one while the other is busy; rmmod refused while pages
 # are stored; a second insmod; an attach that must fail and leave nothing
-# hooked.
+# hooked; zdelay0 (make bench's latency-modelled disk) over the second disk.
 
 # An IPMODIFY user already on a data-path function: zcache must refuse.
 insmod /zcache/ipmodify_holder.ko func=$LOAD_FN
@@ -59,3 +59,28 @@ run_plain "devices: reload, device swapped on after insmod, verified" \
 	mixed -m $WS_MB -s 44
 swapoff /dev/vda
 check "devices: final rmmod" rmmod zcache
+
+# zdelay0, make bench's latency-modelled disk (tests/kmod/zdelay.c), on
+# /dev/vdb: a request completes no sooner than its latency after
+# submission (a lower bound, which no machine's speed can break), and
+# what is written through it reads back, directly and as swap.
+check "devices: insmod zdelay over /dev/vdb (read 3000 us, write 2000 us)" \
+	insmod /zcache/zdelay.ko target=/dev/vdb read_us=3000 write_us=2000
+lat=$(swaptest latency /dev/zdelay0 32)
+info "zdelay0: $lat"
+lat_of() { echo "$lat" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
+check "devices: zdelay0 reads back what was written to it" [ -n "$(lat_of read_min_us)" ]
+check "devices: every write to zdelay0 took 2000 us or more" \
+	ge "$(lat_of write_min_us)" 2000
+check "devices: every read from zdelay0 took 3000 us or more" \
+	ge "$(lat_of read_min_us)" 3000
+# (8 MB, of which 6.12 keeps its zero pages off the disk: at least half
+# of the sectors written)
+sectors0=$(awk '{print $7}' /sys/block/vdb/stat)
+swap_on /dev/zdelay0
+run_plain "devices: swapped out to zdelay0 and read back, verified" \
+	pageout -m 8 -s 46
+check "devices: the pages went through zdelay0 to /dev/vdb" \
+	gt $(( $(awk '{print $7}' /sys/block/vdb/stat) - sectors0 )) 8192
+swapoff /dev/zdelay0
+check "devices: rmmod zdelay" rmmod zdelay

@@ -13,6 +13,11 @@
  * MODE: mixed | zero | random | threads | fork | pageout | thp | hotcold |
  *       churn
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
+ *       latency DEVICE N: N O_DIRECT 4 KiB writes of distinct pages to
+ *       the first N pages of DEVICE, one at a time, then N reads of them,
+ *       each read checked against what was written; prints the least and
+ *       the mean time of a write and of a read in us (the device's data
+ *       is overwritten)
  *
  * -C DIR: after filling, create DIR/filled and wait for DIR/go before
  * verifying, so the caller can look at the cache while it holds the pages.
@@ -666,6 +671,59 @@ static int run_fill_verify(void)
 	return bad ? 1 : 0;
 }
 
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* latency mode: see the top of the file */
+static int run_latency(const char *dev, unsigned long n)
+{
+	double t, min[2] = { 1e30, 1e30 }, sum[2] = { 0, 0 };
+	unsigned char *buf;
+	unsigned long i, j;
+	int fd, pass;
+
+	fd = open(dev, O_RDWR | O_DIRECT);
+	if (fd < 0 || posix_memalign((void **)&buf, PAGE, PAGE)) {
+		perror("swaptest: latency");
+		return 2;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			ssize_t done;
+
+			if (!pass)
+				for (j = 0; j < PAGE; j++)
+					buf[j] = (unsigned char)(i * 131 + j * 7 + seed);
+			t = now_us();
+			done = pass ? pread(fd, buf, PAGE, i * PAGE) :
+				      pwrite(fd, buf, PAGE, i * PAGE);
+			t = now_us() - t;
+			if (done != (ssize_t)PAGE) {
+				perror("swaptest: latency: I/O");
+				return 2;
+			}
+			for (j = 0; pass && j < PAGE; j++)
+				if (buf[j] != (unsigned char)(i * 131 + j * 7 + seed)) {
+					fprintf(stderr, "swaptest: latency: page %lu read back wrong\n", i);
+					return 1;
+				}
+			sum[pass] += t;
+			if (t < min[pass])
+				min[pass] = t;
+		}
+	}
+	printf("swaptest: latency write_min_us=%.0f write_mean_us=%.0f read_min_us=%.0f read_mean_us=%.0f\n",
+	       min[0], sum[0] / n, min[1], sum[1] / n);
+	close(fd);
+	free(buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode, *corpus = "/corpus";
@@ -690,6 +748,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(mode, "latency") && argc == 4)
+		return run_latency(argv[2], strtoul(argv[3], NULL, 0) ?: 1);
 	optind = 2;
 	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:B:R:")) != -1) {
 		switch (opt) {

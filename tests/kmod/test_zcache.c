@@ -574,7 +574,13 @@ static int hotplug_worker(void *data)
 		if (id >= ZCOMP_MAX_ALGS || roundtrip(id, src, dst))
 			atomic_inc(&hotplug_bad);
 		atomic_inc(&hotplug_rounds);
-		cond_resched();
+		/*
+		 * Sleep, not cond_resched(): on PREEMPT_RT that is a no-op,
+		 * and a thread that never sleeps starves the tasks the
+		 * hotplug callbacks wait for.  The worker still compresses
+		 * most of the time.
+		 */
+		usleep_range(20, 50);
 	}
 	if (src)
 		__free_page(src);
