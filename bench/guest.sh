@@ -46,7 +46,7 @@ echo 0 > $ZSW/enabled 2>/dev/null
 info "bench: zswap defaults $ZSWAP_DEF, backends $BACKENDS, workloads $WORKLOADS, $REPS reps"
 
 # The swap disk behaves like an SSD: non-rotational (the swap core then
-# uses its SSD allocator and discards).
+# uses its SSD cluster allocator; swapon is not asked to discard).
 echo 0 > /sys/block/vda/queue/rotational
 SWAPDEV=/dev/vda
 
@@ -383,4 +383,6 @@ while [ $rep -le "$REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
+[ "$SWAPDEV" = /dev/zdelay0 ] &&
+	info "bench: zdelay0 held back $(cat /sys/module/zdelay/parameters/delayed) completions, $(cat /sys/module/zdelay/parameters/undelayed) came late enough alone"
 check "bench: every run verified its data" eq $bad 0

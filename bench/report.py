@@ -494,8 +494,8 @@ def main():
         out.append("| kernel | disk | device us (read, write) | guest slowdown | zdelay0 us (read, write) |")
         out.append("|---|---|---|---|---|")
         for (kernel, disk), m in sorted(models.items(), key=lambda km: (kernel_key(km[0][0]), km[0][1])):
-            out.append(f"| {kernel} | {disk} | {m.get('device_us')} | {m.get('factor')}x | "
-                       f"{m.get('read_us')}, {m.get('write_us')} |")
+            out.append(f"| {kernel} | {disk} | {m.get('device_us', '-')} | {m.get('factor', '-')}x | "
+                       f"{m.get('read_us', '-')}, {m.get('write_us', '-')} |")
         out.append("")
 
     for kernel, disk in kernels:

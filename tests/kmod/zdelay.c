@@ -13,8 +13,13 @@
  * 6.12's busy-polls), armed only when the target was faster than the model.
  *
  * Both latencies may change at any time; a request takes those in force
- * when it was submitted.  Nothing else is emulated: no discard, no
- * write-zeroes; flushes pass through with the write latency.
+ * when it was submitted.  zdelay0 takes the target's logical block size
+ * and rotational flag when it is created.  Nothing else is emulated: no
+ * discard, no write-zeroes, and no write cache is declared, so the block
+ * core completes flushes itself and drops FUA: writes are as durable as
+ * the target's cache makes them, which suits swap, not a filesystem.
+ * The read-only parameters delayed and undelayed count the completions
+ * the model held back and those the target alone made late enough.
  *
  *	insmod zdelay.ko target=/dev/vda read_us=450 write_us=100
  *	swapon /dev/zdelay0
@@ -27,6 +32,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/sysfs.h>
 #include <linux/wait_bit.h>
 
 /*********************************
@@ -59,6 +65,23 @@ struct zdelay_io {
 	struct bio clone;
 };
 
+static atomic_long_t zdelay_delayed = ATOMIC_LONG_INIT(0);
+static atomic_long_t zdelay_undelayed = ATOMIC_LONG_INIT(0);
+
+static int zdelay_count_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(kp->arg));
+}
+
+static const struct kernel_param_ops zdelay_count_ops = {
+	.get = zdelay_count_get,
+};
+
+module_param_cb(delayed, &zdelay_count_ops, &zdelay_delayed, 0444);
+MODULE_PARM_DESC(delayed, "completions held back until the model's latency had passed");
+module_param_cb(undelayed, &zdelay_count_ops, &zdelay_undelayed, 0444);
+MODULE_PARM_DESC(undelayed, "completions the target made at or past the model's latency");
+
 static int zdelay_major;
 static struct gendisk *zdelay_disk;
 static struct bio_set zdelay_bios;
@@ -86,9 +109,12 @@ static void zdelay_target_close(struct block_device *bdev)
 	fput(zdelay_target_file);
 }
 
-static struct gendisk *zdelay_alloc_disk(void)
+static struct gendisk *zdelay_alloc_disk(struct block_device *target)
 {
-	struct queue_limits lim = { };
+	struct queue_limits lim = {
+		.logical_block_size = bdev_logical_block_size(target),
+		.features = bdev_nonrot(target) ? 0 : BLK_FEAT_ROTATIONAL,
+	};
 
 	return blk_alloc_disk(&lim, NUMA_NO_NODE);
 }
@@ -104,9 +130,17 @@ static void zdelay_target_close(struct block_device *bdev)
 	blkdev_put(bdev, FMODE_READ | FMODE_WRITE | FMODE_EXCL);
 }
 
-static struct gendisk *zdelay_alloc_disk(void)
+static struct gendisk *zdelay_alloc_disk(struct block_device *target)
 {
-	return blk_alloc_disk(NUMA_NO_NODE) ?: ERR_PTR(-ENOMEM);
+	struct gendisk *disk = blk_alloc_disk(NUMA_NO_NODE);
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	blk_queue_logical_block_size(disk->queue,
+				     bdev_logical_block_size(target));
+	if (bdev_nonrot(target))
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+	return disk;
 }
 #endif
 
@@ -138,9 +172,11 @@ static void zdelay_clone_end(struct bio *clone)
 	struct zdelay_io *io = container_of(clone, struct zdelay_io, clone);
 
 	if (ktime_before(ktime_get(), io->deadline)) {
+		atomic_long_inc(&zdelay_delayed);
 		hrtimer_start(&io->timer, io->deadline, HRTIMER_MODE_ABS);
 		return;
 	}
+	atomic_long_inc(&zdelay_undelayed);
 	zdelay_complete(io);
 }
 
@@ -151,9 +187,10 @@ static void zdelay_submit_bio(struct bio *bio)
 	struct zdelay_io *io;
 	struct bio *clone;
 
+	/* From the bio_set's mempool: GFP_NOIO waits rather than fails. */
 	clone = bio_alloc_clone(zdelay_target, bio, GFP_NOIO, &zdelay_bios);
-	if (!clone) {		/* only with REQ_NOWAIT */
-		bio_wouldblock_error(bio);
+	if (unlikely(!clone)) {
+		bio_io_error(bio);
 		return;
 	}
 	io = container_of(clone, struct zdelay_io, clone);
@@ -197,7 +234,7 @@ static int __init zdelay_init(void)
 		ret = zdelay_major;
 		goto close_target;
 	}
-	zdelay_disk = zdelay_alloc_disk();
+	zdelay_disk = zdelay_alloc_disk(zdelay_target);
 	if (IS_ERR(zdelay_disk)) {
 		ret = PTR_ERR(zdelay_disk);
 		goto unregister_major;
