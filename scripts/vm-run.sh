@@ -9,10 +9,9 @@
 # does not power off within ZCACHE_VM_TIMEOUT seconds (default 900) is
 # killed.  ZCACHE_DISK_OPTS replaces the disks' -drive cache options
 # (default cache=writeback).  ZCACHE_VM_CPU is the virtual CPU (default
-# qemu64: under "max" the same swap workload ran 1.4x longer, side by
-# side, likely from emulating the vector extensions "max" offers and
-# glibc's string functions pick; make bench keeps "max", as its earlier
-# results had).
+# qemu64: make demo's workload on 6.1 took 117 and 114 s under it against
+# 125 and 131 s under "max", two pairs of boots run side by side; make
+# bench keeps "max", as its earlier results had).
 #
 # A kernel that panics before the guest's init announces itself ("ZT:
 # BEGIN") has run none of zcache's code: zcache.ko is loaded by the groups,
