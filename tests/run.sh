@@ -8,10 +8,9 @@
 # injection; LINE-kcsan: with KCSAN; scripts/debug-kernel.sh), build the
 # modules with W=1, check what can be checked on the host, then boot the
 # test VM once per scenario group and count the guest's PASS/FAIL lines.
-# Stock kernels run ZCACHE_GROUPS in a 192 MB guest (256 MB for basic's
-# THP case; ZCACHE_VM_MEM for all; the workloads are sized from its RAM),
-# debug kernels ZCACHE_DEBUG_GROUPS in a 16 MB memory cgroup of a 512 MB
-# guest.  A group whose guest crashes,
+# Stock kernels run ZCACHE_GROUPS in a 192 MB guest (ZCACHE_VM_MEM; the
+# workloads are sized from its RAM), debug kernels ZCACHE_DEBUG_GROUPS in
+# a 16 MB memory cgroup of a 512 MB guest.  A group whose guest crashes,
 # hangs or prints a kernel warning or a detector's report about zcache
 # fails.  Ends with "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
@@ -276,7 +275,7 @@ host_checks() {
 # end; a debug kernel's run in the background (debug_boot) and are judged
 # by debug_wait.
 kernel_suite() {
-	local k=$1 envfile=$2 build initrd kgroups kextra kmem gmem g log disks extra t0
+	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0
 	DEBUG_KERNEL=0 SANITIZER=""
 	. "$envfile"
 	if ! build=$("$ZCACHE_TOP/scripts/build.sh" "$envfile"); then
@@ -336,14 +335,8 @@ kernel_suite() {
 	# Each word is one boot; GROUP,GROUP,... run in order in one boot.
 	for g in $kgroups; do
 		log=$logdir/$KVER-${g//,/+}.log
-		disks=1 extra="" gmem=$kmem
+		disks=1 extra=""
 		case ",$g," in *,devices,*) disks=2 ;; esac
-		# basic's THP case needs free 2 MB blocks: at 192 MB the
-		# kernel found 9 where it finds 77 at 256 MB (the rt
-		# flavours have no THP).
-		[ "$DEBUG_KERNEL" = 1 ] || [[ ",$g," != *,basic,* ]] ||
-			! grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$KDIR/.config" ||
-			gmem=${ZCACHE_VM_MEM:-256}
 		# (In a boot of several groups the zswap group enables zswap
 		# itself, at its turn.)
 		[ "$g" = zswap ] &&
@@ -352,13 +345,13 @@ kernel_suite() {
 		t0=$(date +%s)
 		if [ "$DEBUG_KERNEL" = 1 ]; then
 			debug_boot "$envfile" "$initrd" "$log" "$g" "$disks" \
-				"$gmem" "$extra" &
+				"$kmem" "$extra" &
 			pending+=("$!|$t0|$k|$g|$log")
 			continue
 		fi
 		ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-1800} \
 			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" \
-			"$g" "$disks" "$gmem" "$extra"
+			"$g" "$disks" "$kmem" "$extra"
 		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
 		judge_log "$k" "$g" "$log" "$build"
 	done
