@@ -112,7 +112,7 @@ disk_args() {
 # its "ZB: TAG" lines tagged with the kernel and the disk.  Dies unless
 # every run of the boot verified its data.
 bench_boot() {
-	local name=$1 disk=$2 tag=$3 args=$4 log_file=$work/$KVER-$1.log
+	local name=$1 disk=$2 tag=$3 args=$4 log_file=$work/$KVER-$1.log clean
 
 	# (the "max" CPU of the earlier results; the suite's guests run
 	# qemu64.  A latency-modelled disk's boot may take twice as long.)
@@ -121,13 +121,15 @@ bench_boot() {
 	ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-$(case $disk in nvme|cloud) echo 10800 ;; *) echo 5400 ;; esac)} \
 		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
 		"$log_file" bench 1 "$mem" "$args" || true
-	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: $tag /$tag kernel=$KVER disk=$disk /p"
-	tr -d '\r' < "$log_file" | sed -n "s/^.*ZB: MODEL /MODEL kernel=$KVER disk=$disk /p" \
+	# (the log without the serial console's CRs, read once)
+	clean=$(tr -d '\r' < "$log_file")
+	sed -n "s/^.*ZB: $tag /$tag kernel=$KVER disk=$disk /p" <<< "$clean"
+	sed -n "s/^.*ZB: MODEL /MODEL kernel=$KVER disk=$disk /p" <<< "$clean" \
 		> "$work/$KVER-$1.model"
 	[ -s "$work/$KVER-$1.model" ] || rm -f "$work/$KVER-$1.model"
-	! grep -a '^ZT: FAIL ' <(tr -d '\r' < "$log_file") ||
+	! grep -a '^ZT: FAIL ' <<< "$clean" ||
 		die "$KVER $name: the guest failed a step; see $log_file"
-	grep -q '^ZT: PASS bench: every run verified' <(tr -d '\r' < "$log_file") ||
+	grep -aq '^ZT: PASS bench: every run verified' <<< "$clean" ||
 		die "$KVER $name: a run lost data or the guest did not finish; see $log_file"
 }
 

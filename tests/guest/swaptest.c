@@ -671,14 +671,6 @@ static int run_fill_verify(void)
 	return bad ? 1 : 0;
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 /* latency mode: see the top of the file */
 static int run_latency(const char *dev, unsigned long n)
 {
@@ -699,10 +691,10 @@ static int run_latency(const char *dev, unsigned long n)
 			if (!pass)
 				for (j = 0; j < PAGE; j++)
 					buf[j] = (unsigned char)(i * 131 + j * 7 + seed);
-			t = now_us();
+			t = now_s();
 			done = pass ? pread(fd, buf, PAGE, i * PAGE) :
 				      pwrite(fd, buf, PAGE, i * PAGE);
-			t = now_us() - t;
+			t = (now_s() - t) * 1e6;
 			if (done != (ssize_t)PAGE) {
 				perror("swaptest: latency: I/O");
 				return 2;
