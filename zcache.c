@@ -1106,6 +1106,21 @@ static bool zcache_holds(unsigned int type, pgoff_t offset)
 	return !zcache_tree_stale(tree) && xa_ext_load(&tree->index, offset);
 }
 
+/**
+ * zcache_entries() - how many entries zcache holds for a swap type
+ * @type: swap type
+ *
+ * Context: any; never sleeps, takes no lock.
+ * Return: the entries of @type, which may be stale by the time the caller
+ * looks at them.
+ */
+static unsigned long zcache_entries(unsigned int type)
+{
+	if (type >= MAX_SWAPFILES)
+		return 0;
+	return xa_ext_entries(&zcache_trees[type].index);
+}
+
 /*
  * A swap type's device is gone, or a new one takes its place: it must
  * start empty.  The swap core invalidates every slot it frees, and
@@ -1124,8 +1139,13 @@ static void zcache_tree_check_empty(unsigned int type, const char *when)
 	left = xa_ext_entries(&tree->index);
 	if (!left || READ_ONCE(tree->stale))
 		return;
-	WARN_ONCE(1, pr_fmt("swap type %u: %lu entries left at %s; freeing them\n"),
-		  type, left, when);
+	/* No bug of zcache's once the attach layer found frees unseen */
+	if (zcache_attach_frees_missed())
+		pr_err("swap type %u: %lu entries of freed slots left at %s; freeing them\n",
+		       type, left, when);
+	else
+		WARN_ONCE(1, pr_fmt("swap type %u: %lu entries left at %s; freeing them\n"),
+			  type, left, when);
 	zcache_tree_drain_later(tree);
 }
 
@@ -1163,6 +1183,7 @@ static const struct zcache_ops zcache_ops = {
 	.invalidate = zcache_invalidate,
 	.swapoff = zcache_swapoff,
 	.holds = zcache_holds,
+	.entries = zcache_entries,
 };
 
 /*********************************

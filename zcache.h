@@ -31,6 +31,7 @@ struct shrinker;
  * @invalidate:	forget (type, offset), whose slot was freed
  * @swapoff:	a swap type was swapped off
  * @holds:	whether the core holds (type, offset)
+ * @entries:	how many entries the core holds for a swap type
  *
  * The contract is the one frontswap gave its backends: the swap core
  * serialises store, load and invalidate of one (type, offset) through the
@@ -38,7 +39,7 @@ struct shrinker;
  * reference counting.  @store and @load may sleep.  @invalidate may run
  * under the swap device's spinlock and never sleeps.  @swapon, @swapoff
  * and @holds are called from ftrace handlers with preemption disabled and
- * take no lock.
+ * take no lock; @entries takes none either.
  */
 struct zcache_ops {
 	void (*swapon)(unsigned int type);
@@ -48,6 +49,7 @@ struct zcache_ops {
 	void (*invalidate)(unsigned int type, pgoff_t offset);
 	void (*swapoff)(unsigned int type);
 	bool (*holds)(unsigned int type, pgoff_t offset);
+	unsigned long (*entries)(unsigned int type);
 };
 
 /* Attach layer, attach/attach.c */
@@ -55,6 +57,7 @@ int zcache_attach(const struct zcache_ops *ops);
 void zcache_detach(void);
 const char *zcache_attach_method(void);
 bool zcache_attach_zero_filtered(void);
+bool zcache_attach_frees_missed(void);
 void zcache_attach_sync(void);
 
 /* The swap core's calls for writeback, attach/attach.c */

@@ -7,14 +7,19 @@
  * data-path function, whose handler does nothing but move the instruction
  * pointer to zcache's function of the same signature.  zswap's swapon and
  * swapoff functions are only observed (no IPMODIFY) so that zswap keeps
- * its own per-type state and works again once zcache is gone.
+ * its own per-type state and works again once zcache is gone.  A kernel
+ * built without zswap calls no hook at all: there zcache takes the swap
+ * core's own swap_writepage() and read function, and observes where slots
+ * are freed (the swap-core method, compat.h).
  *
  * On 6.1, pages zswap already held when zcache attached stay zswap's: the
  * load and invalidate handlers redirect only offsets that zcache holds,
  * every other call runs zswap's own code.  On 6.12 zcache attaches only
  * while zswap holds nothing and takes every store; loads and
  * invalidations, as on 6.1, only for the offsets it holds.  No original
- * function is ever called through a pointer (IBT seals them).
+ * function is ever called through a pointer (IBT seals them), except
+ * swap_writepage() as the swap address space's writepage, whose address
+ * the kernel itself takes.
  *
  * The core is reached only through the struct zcache_ops it handed to
  * zcache_attach(): this layer sits below the core and never calls it by
@@ -73,6 +78,8 @@
  * @target:	zcache's function of the same signature, or NULL to observe
  * @owns:	for a redirect: true if zcache holds what this call is about;
  *		NULL redirects every call
+ * @not_own:	for a redirect: leave the calls made from zcache's own
+ *		text to the kernel function
  * @observe:	for an observer: called before the zswap function runs
  * @ops:	the ftrace_ops registered for @name
  * @registered:	@ops is registered with ftrace
@@ -81,6 +88,7 @@ struct zcache_hook {
 	const char *name;
 	void *target;
 	bool (*owns)(struct pt_regs *regs);
+	bool not_own;
 	void (*observe)(struct pt_regs *regs);
 	struct ftrace_ops ops;
 	bool registered;
@@ -101,7 +109,7 @@ static bool zcache_open;
 /*********************************
  * redirected functions
  *********************************/
-#if ZCACHE_ATTACH_FRONTSWAP || ZCACHE_ATTACH_ZSWAP_CALLS
+#if ZCACHE_ATTACH_FRONTSWAP || ZCACHE_ATTACH_ZSWAP_CALLS || ZCACHE_ATTACH_SWAP_CORE
 /* The owns() of the hooks that let pages in: whether zcache is open yet */
 static bool zcache_owns_once_open(struct pt_regs *regs)
 {
@@ -119,18 +127,88 @@ static void zcache_observe_swapoff(struct pt_regs *regs)
 	zcache_core->swapoff(regs_get_kernel_argument(regs, 0));
 }
 
+/* Forget @nr slots from (@type, @offset) on. */
+static void zcache_invalidate_range(unsigned int type, pgoff_t offset, long nr)
+{
+	long i;
+
+	for (i = 0; i < nr; i++)
+		zcache_core->invalidate(type, offset + i);
+}
+
 /*
  * zcache stores single pages only.  A large folio goes to disk, as with
  * zswap, and no older copy of any of its subpages may survive it.
  */
 static int zcache_refuse_large(unsigned int type, pgoff_t offset, long nr)
 {
+	zcache_invalidate_range(type, offset, nr);
+	return -E2BIG;
+}
+#endif
+
+#if ZCACHE_ATTACH_ZSWAP_CALLS || ZCACHE_ATTACH_SWAP_CORE == ZCACHE_SWAP_CORE_FOLIO
+/* Whether zcache holds any slot of a large folio. */
+static bool zcache_holds_any(swp_entry_t swp, long nr)
+{
 	long i;
 
 	for (i = 0; i < nr; i++)
-		zcache_core->invalidate(type, offset + i);
-	return -E2BIG;
+		if (zcache_core->holds(swp_type(swp), swp_offset(swp) + i))
+			return true;
+	return false;
 }
+#endif
+
+#if ZCACHE_ATTACH_FRONTSWAP || ZCACHE_ATTACH_SWAP_CORE == ZCACHE_SWAP_CORE_PAGE
+/*
+ * swap_readpage() for a slot zcache holds (the page is locked, and in the
+ * swap cache or pinned by SWAP_HAS_CACHE for a synchronous read).  As
+ * 6.1's mm/page_io.c does for a frontswap hit, with frontswap or without
+ * (the load leaves the entry, and the page clean): the page becomes
+ * uptodate and is unlocked, the time counted as a memory stall if it is a
+ * refault of the working set; delay accounting, which is not exported, is
+ * left out.  A failed load unlocks the page without marking it uptodate:
+ * the fault gets SIGBUS (do_swap_page() checks PageUptodate) and the
+ * slot, which was never written, is not read.  So does a slot that
+ * vanished since the handler saw it, which the pinned slot rules out.
+ */
+static int zcache_swap_readpage(struct page *page, bool synchronous,
+				struct swap_iocb **plug)
+{
+	swp_entry_t swp = { .val = page_private(page) };
+	bool workingset = PageWorkingset(page);
+	unsigned long pflags;
+	int idx, ret;
+
+	/*
+	 * Everything runs inside the SRCU section: unlock_page() may sleep
+	 * on PREEMPT_RT (the wait queue's lock), and a task asleep after
+	 * srcu_read_unlock() but still in this text would count as
+	 * quiescent for zcache_detach()'s RCU-tasks wait.
+	 */
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	if (workingset)
+		psi_memstall_enter(&pflags);
+	ret = zcache_core->load(swp_type(swp), swp_offset(swp), page, false);
+	if (!ret)
+		SetPageUptodate(page);
+	unlock_page(page);
+	if (workingset)
+		psi_memstall_leave(&pflags);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return ret;
+}
+
+/* swap_readpage()'s page has its swap entry in page->private. */
+static bool zcache_owns_page(struct pt_regs *regs)
+{
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
+	swp_entry_t swp = { .val = page_private(page) };
+
+	return zcache_core->holds(swp_type(swp), swp_offset(swp));
+}
+
 #endif
 
 #if ZCACHE_ATTACH_FRONTSWAP
@@ -161,44 +239,6 @@ static int zcache_frontswap_store(unsigned int type, pgoff_t offset,
 	return ret;
 }
 
-/*
- * swap_readpage() for a slot zcache holds (the page is locked, and in the
- * swap cache or pinned by SWAP_HAS_CACHE for a synchronous read).  As
- * mm/page_io.c does for a frontswap hit: the page becomes uptodate and is
- * unlocked, the time counted as a memory stall if it is a refault of the
- * working set; delay accounting, which is not exported, is left out.  A
- * failed load unlocks the page without marking it uptodate: the fault
- * gets SIGBUS (do_swap_page() checks PageUptodate) and the slot, which
- * was never written, is not read.  So does a slot that vanished since the
- * handler saw it, which the pinned slot rules out.
- */
-static int zcache_swap_readpage(struct page *page, bool synchronous,
-				struct swap_iocb **plug)
-{
-	swp_entry_t swp = { .val = page_private(page) };
-	bool workingset = PageWorkingset(page);
-	unsigned long pflags;
-	int idx, ret;
-
-	/*
-	 * Everything runs inside the SRCU section: unlock_page() may sleep
-	 * on PREEMPT_RT (the wait queue's lock), and a task asleep after
-	 * srcu_read_unlock() but still in this text would count as
-	 * quiescent for zcache_detach()'s RCU-tasks wait.
-	 */
-	idx = srcu_read_lock(&zcache_attach_srcu);
-	if (workingset)
-		psi_memstall_enter(&pflags);
-	ret = zcache_core->load(swp_type(swp), swp_offset(swp), page, false);
-	if (!ret)
-		SetPageUptodate(page);
-	unlock_page(page);
-	if (workingset)
-		psi_memstall_leave(&pflags);
-	srcu_read_unlock(&zcache_attach_srcu, idx);
-	return ret;
-}
-
 static void zcache_frontswap_invalidate_page(unsigned int type,
 					     pgoff_t offset)
 {
@@ -214,15 +254,6 @@ static bool zcache_owns_type_offset(struct pt_regs *regs)
 {
 	return zcache_core->holds(regs_get_kernel_argument(regs, 0),
 				  regs_get_kernel_argument(regs, 1));
-}
-
-/* swap_readpage()'s page has its swap entry in page->private. */
-static bool zcache_owns_page(struct pt_regs *regs)
-{
-	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
-	swp_entry_t swp = { .val = page_private(page) };
-
-	return zcache_core->holds(swp_type(swp), swp_offset(swp));
 }
 
 /*
@@ -281,17 +312,6 @@ static bool zcache_zswap_store(struct folio *folio)
 	}
 	srcu_read_unlock(&zcache_attach_srcu, idx);
 	return !ret;
-}
-
-/* Whether zcache holds any slot of a large folio. */
-static bool zcache_holds_any(swp_entry_t swp, long nr)
-{
-	long i;
-
-	for (i = 0; i < nr; i++)
-		if (zcache_core->holds(swp_type(swp), swp_offset(swp) + i))
-			return true;
-	return false;
 }
 
 /*
@@ -521,6 +541,377 @@ static int zcache_attach_postflight(void)
 {
 	return zcache_zswap_idle();
 }
+#elif ZCACHE_ATTACH_SWAP_CORE
+/*
+ * A kernel built without zswap and frontswap (Debian's cloud flavours):
+ * the swap core calls no hook, so zcache takes its own functions.
+ *
+ * swap_writepage() is redirected wholesale.  zcache either stores the
+ * page and completes it as that kernel's own frontswap (6.1) or zswap
+ * (6.12) success path does, or erases every older copy of the page's
+ * slots and hands it to the kernel's swap_writepage() with a real call
+ * through the swap address space's writepage: swap_aops takes its
+ * address, so it keeps its ENDBR under IBT.  The handler leaves every
+ * call made from zcache's own text to the kernel: that fallback, and
+ * writeback's writes (zcache_swapcache_write()).
+ *
+ * Reads (swap_readpage() on 6.1, swap_read_folio() on 6.12) are taken
+ * for the slots zcache holds only.  Freed slots are observed where the
+ * swap core zeroes their swap map (swap_range_free() on 6.1,
+ * swap_entry_range_free() on 6.12), under the device's lock, maybe with
+ * interrupts off.  Swapon and swapoff are observed where the swap
+ * address space of a type is set up and torn down: the latter after
+ * try_to_unuse() succeeded, never after a swapoff that failed.
+ *
+ * The store asks get_swap_device() (writeback's stub, "swap cache calls"
+ * below) for the slot's device: the method needs those calls, and the
+ * postflight refuses the attach without them.
+ */
+static noinline __noipa struct swap_info_struct *
+zcache_call_get_swap_device(swp_entry_t entry);
+
+#if ZCACHE_ATTACH_SWAP_CORE == ZCACHE_SWAP_CORE_FOLIO
+#define ZCACHE_SWAP_CORE_FREE	"swap_entry_range_free"
+#define ZCACHE_SWAP_CORE_READ	"swap_read_folio"
+#else
+#define ZCACHE_SWAP_CORE_FREE	"swap_range_free"
+#define ZCACHE_SWAP_CORE_READ	"swap_readpage"
+#endif
+
+/*
+ * Whether a page on its way to (@si, @offset) may be stored:
+ * - never on a SWP_SYNCHRONOUS_IO device (zram, brd, pmem): 6.12 swaps
+ *   large folios in from those, and both kernels read single pages there
+ *   without the swap cache; zcache wants neither;
+ * - not when no page table or shmem refers to the slot any more: the
+ *   kernel's swap_writepage() frees such a slot instead of writing it
+ *   (folio_free_swap(), sealed on 6.12 and not exported).  Read without
+ *   the cluster lock: a count that drops meanwhile costs only a store that
+ *   the slot's free invalidates.
+ */
+static bool zcache_swap_core_may_store(struct swap_info_struct *si,
+				       pgoff_t offset)
+{
+	/* Set before swapon ends; other bits change under swap_lock */
+	if (data_race(si->flags & SWP_SYNCHRONOUS_IO))
+		return false;
+	return READ_ONCE(si->swap_map[offset]) & ~SWAP_HAS_CACHE;
+}
+
+#if ZCACHE_ATTACH_SWAP_CORE == ZCACHE_SWAP_CORE_FOLIO
+/*
+ * 6.12's swap_writepage() sends a zero-filled folio to its device's
+ * zeromap instead of storing it: zcache leaves such a page to the kernel
+ * (the fallback does exactly that).  The check is the kernel's own
+ * is_folio_zero_filled() for one page, which the redirect skips.
+ */
+static bool zcache_swap_core_zero_filled(struct page *page)
+{
+	void *data = kmap_local_page(page);
+	bool zero = !memchr_inv(data, 0, PAGE_SIZE);
+
+	kunmap_local(data);
+	return zero;
+}
+
+/*
+ * A slot once written as zeroes keeps its zeromap bit until written
+ * again, and reads look at the zeromap first: as the kernel does before
+ * every store, clear it, or the slot would read back as zeroes.  The
+ * locked swap cache folio protects the bit.
+ */
+static void zcache_swap_core_stored(struct swap_info_struct *si,
+				    pgoff_t offset)
+{
+	if (si->zeromap)
+		clear_bit(offset, si->zeromap);
+}
+
+/*
+ * As 6.12's zswap store success path: the folio is only unlocked, with no
+ * writeback flag; pageout() then frees it at once.
+ */
+static void zcache_swap_core_complete(struct folio *folio)
+{
+	folio_unlock(folio);
+}
+#else
+/* 6.1 has no zeromap: zero-filled pages are the core's to spot. */
+static bool zcache_swap_core_zero_filled(struct page *page)
+{
+	return false;
+}
+
+static void zcache_swap_core_stored(struct swap_info_struct *si,
+				    pgoff_t offset)
+{
+}
+
+/*
+ * As 6.1's frontswap store success path: a writeback begun and ended
+ * with the folio unlocked in between, which keeps nr_writeback balanced
+ * and lets pageout() free the folio at once.
+ */
+static void zcache_swap_core_complete(struct folio *folio)
+{
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+	folio_end_writeback(folio);
+}
+#endif
+
+/*
+ * Whether frees are seen.  Every free of a slot passes the free observer
+ * under si->lock before the device's count of slots in use falls, under
+ * the same hold, and zcache stores only into slots in use: with si->lock
+ * held, zcache never holds more entries of a type than the device has
+ * slots in use.  A kernel that inlined the observed function into some of
+ * its callers would break that without a sound, and the entries of freed
+ * slots would pile up.  So every ZCACHE_AUDIT_STORES-th store on a CPU
+ * compares the two under si->lock (taken after the folio lock, as the
+ * kernel does); if zcache holds more, it says so once and stores nothing
+ * more.  What it holds stays loadable, and swapoff frees the rest.  (Slots
+ * on disk count as in use too: unseen frees show once they outnumber
+ * those.)
+ */
+#define ZCACHE_AUDIT_STORES	1024
+static DEFINE_PER_CPU(unsigned int, zcache_audit_stores);
+static bool zcache_frees_missed;
+
+static void zcache_swap_core_audit(struct swap_info_struct *si,
+				   unsigned int type)
+{
+	unsigned long held, inuse;
+
+	if (this_cpu_inc_return(zcache_audit_stores) % ZCACHE_AUDIT_STORES)
+		return;
+	spin_lock(&si->lock);
+	held = zcache_core->entries(type);
+	inuse = si->inuse_pages;
+	spin_unlock(&si->lock);
+	if (held <= inuse || READ_ONCE(zcache_frees_missed))
+		return;
+	WRITE_ONCE(zcache_frees_missed, true);
+	pr_err("swap type %u: %lu entries, %lu slots in use: frees are not all seen at %s (inlined into a caller?); zcache stores no more pages\n",
+	       type, held, inuse, ZCACHE_SWAP_CORE_FREE);
+}
+
+/*
+ * A free the observer does not see, on demand: fail_function makes this
+ * return an error (the faults group, to prove the audit above).  It is
+ * called inside an ftrace handler: fail_function's ftrace-based kprobe
+ * runs there as the one nested level ftrace's recursion guard allows.
+ * (Not notrace: an int3 kprobe runs as NMI, where fail_function's random
+ * draw is not allowed.)
+ */
+static noinline __noipa int zcache_swap_core_free_seen(void)
+{
+	return 0;
+}
+
+ALLOW_ERROR_INJECTION(zcache_swap_core_free_seen, ERRNO);
+
+/*
+ * swap_writepage(), for every caller outside zcache: pageout() through
+ * swap_aops, and shmem_writepage().  The page is locked and in the swap
+ * cache.  Whatever happens, no older copy of its slots survives.  A
+ * stored page is unlocked here; a page given to the kernel leaves as the
+ * kernel's swap_writepage() leaves it (unlocked, or locked with
+ * AOP_WRITEPAGE_ACTIVATE), and is not touched again.  PSWPOUT is left to
+ * the kernel: it counts only real writes.
+ */
+static int zcache_swap_writepage(struct page *page,
+				 struct writeback_control *wbc)
+{
+	struct folio *folio = page_folio(page);
+	swp_entry_t swp = zcache_swapcache_entry(folio);
+	unsigned int type = swp_type(swp);
+	pgoff_t offset = swp_offset(swp);
+	struct swap_info_struct *si = NULL;
+	int idx, ret;
+
+	/* Everything, the fallback's call included, inside the section */
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	if (folio_test_large(folio)) {
+		zcache_refuse_large(type, offset, folio_nr_pages(folio));
+		goto fallback;
+	}
+	if (zcache_swapcache_ready())
+		si = zcache_call_get_swap_device(swp);
+	if (!si)
+		goto erase_old;
+	if (READ_ONCE(zcache_frees_missed) ||
+	    !zcache_swap_core_may_store(si, offset) ||
+	    zcache_swap_core_zero_filled(page))
+		goto put_device;
+	ret = zcache_core->store(type, offset, page);
+	if (ret)
+		goto put_device;	/* the core erased any older copy */
+	zcache_swap_core_stored(si, offset);
+	zcache_swap_core_audit(si, type);
+	put_swap_device(si);
+	zcache_swap_core_complete(folio);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return 0;
+
+put_device:
+	put_swap_device(si);
+erase_old:
+	zcache_core->invalidate(type, offset);
+fallback:
+	/*
+	 * A real call, never a tail call: the handler must see zcache's own
+	 * text as the caller, or it would send this call back here forever.
+	 * The srcu_read_unlock() after it keeps the compiler from turning it
+	 * into a jump, and must come after it anyway: detach waits for tasks
+	 * on their way back into zcache.
+	 */
+	ret = folio_mapping(folio)->a_ops->writepage(page, wbc);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	return ret;
+}
+
+#if ZCACHE_ATTACH_SWAP_CORE == ZCACHE_SWAP_CORE_FOLIO
+/*
+ * swap_read_folio() for the slots zcache holds (and a large folio over
+ * any of them).  The folio is locked, not uptodate, in the swap cache or
+ * pinned by SWAP_HAS_CACHE.  As 6.12's zswap hit: a swap cache load is
+ * exclusive (the entry goes, and the folio, now the only copy, is
+ * dirtied), the folio becomes uptodate and is unlocked.  A failed load,
+ * or a large folio (zcache stores none and never stores on the devices
+ * that swap them in), leaves it unlocked and not uptodate: SIGBUS for a
+ * fault, -EIO for shmem, a poisoned entry for swapoff; never a read of a
+ * slot that was not written.  The stall is counted for PSI as the kernel
+ * counts it; delay accounting is not exported.  Everything runs inside
+ * the SRCU section (see zcache_swap_readpage()).
+ */
+static void zcache_swap_read_folio(struct folio *folio,
+				   struct swap_iocb **plug)
+{
+	swp_entry_t swp = folio->swap;
+	bool swapcache = folio_test_swapcache(folio);
+	bool workingset = folio_test_workingset(folio);
+	unsigned long pflags;
+	int idx;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	if (workingset)
+		psi_memstall_enter(&pflags);
+	if (folio_test_large(folio)) {
+		WARN_ONCE(1, pr_fmt("a large folio swapped in over slots zcache holds\n"));
+		goto unlock;
+	}
+	if (zcache_core->load(swp_type(swp), swp_offset(swp),
+			      folio_page(folio, 0), swapcache))
+		goto unlock;
+	if (swapcache)
+		folio_mark_dirty(folio);
+	folio_mark_uptodate(folio);
+unlock:
+	folio_unlock(folio);
+	if (workingset)
+		psi_memstall_leave(&pflags);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+}
+
+/* swap_read_folio(folio, plug): any slot of the folio zcache holds */
+static bool zcache_owns_read_folio(struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 0);
+
+	return zcache_holds_any(folio->swap, folio_nr_pages(folio));
+}
+
+/* swap_entry_range_free(si, entry, nr), under si->lock, maybe IRQs off */
+static void zcache_observe_range_free(struct pt_regs *regs)
+{
+	swp_entry_t swp = { .val = regs_get_kernel_argument(regs, 1) };
+
+	if (zcache_swap_core_free_seen())
+		return;
+
+	zcache_invalidate_range(swp_type(swp), swp_offset(swp),
+				(unsigned int)regs_get_kernel_argument(regs, 2));
+}
+
+#define zcache_swap_core_read	zcache_swap_read_folio
+#define zcache_owns_read	zcache_owns_read_folio
+#else
+/* swap_range_free(si, offset, nr), under si->lock, maybe IRQs off */
+static void zcache_observe_range_free(struct pt_regs *regs)
+{
+	struct swap_info_struct *si;
+
+	if (zcache_swap_core_free_seen())
+		return;
+	si = (struct swap_info_struct *)regs_get_kernel_argument(regs, 0);
+	zcache_invalidate_range(si->type, regs_get_kernel_argument(regs, 1),
+				(unsigned int)regs_get_kernel_argument(regs, 2));
+}
+
+#define zcache_swap_core_read	zcache_swap_readpage
+#define zcache_owns_read	zcache_owns_page
+#endif
+
+/*
+ * Registration order as for zswap: observers first, then the read
+ * redirect, the store redirect last, so that nothing can be stored
+ * before every path that frees or reads it is in place.
+ */
+static struct zcache_hook zcache_hooks[] = {
+	{ .name = "init_swap_address_space", .observe = zcache_observe_swapon },
+	{ .name = "exit_swap_address_space", .observe = zcache_observe_swapoff },
+	{ .name = ZCACHE_SWAP_CORE_FREE, .observe = zcache_observe_range_free },
+	{ .name = ZCACHE_SWAP_CORE_READ, .target = zcache_swap_core_read,
+	  .owns = zcache_owns_read },
+	{ .name = "swap_writepage", .target = zcache_swap_writepage,
+	  .owns = zcache_owns_once_open, .not_own = true },
+};
+
+static const char zcache_method[] =
+	"ftrace redirect of swap_writepage and " ZCACHE_SWAP_CORE_READ
+	", observing " ZCACHE_SWAP_CORE_FREE " (no zswap in this kernel)";
+
+/* 6.12: zero-filled pages go to the kernel's zeromap (see above). */
+static const bool zcache_zero_filtered =
+	ZCACHE_ATTACH_SWAP_CORE == ZCACHE_SWAP_CORE_FOLIO;
+
+/*
+ * A hooked function that the compiler also cloned (name.constprop.0,
+ * name.isra.0, name.part.0) is reached through the clone by some callers,
+ * which a filter on its name never sees.  A filter on "name.*" matches
+ * only such clones: ftrace_set_filter() fails where nothing matches.
+ */
+static int zcache_attach_preflight(void)
+{
+	static struct ftrace_ops probe;
+	char glob[64];
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(zcache_hooks); i++) {
+		snprintf(glob, sizeof(glob), "%s.*", zcache_hooks[i].name);
+		ret = ftrace_set_filter(&probe, glob, strlen(glob), 1);
+		ftrace_free_filter(&probe);
+		if (!ret) {
+			pr_err("cannot attach: this kernel's %s has compiler clones (%s), whose callers zcache would not see\n",
+			       zcache_hooks[i].name, glob);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every hook is in place, and writeback's swap cache calls were set up:
+ * the store needs their get_swap_device().
+ */
+static int zcache_attach_postflight(void)
+{
+	if (zcache_swapcache_ready())
+		return 0;
+	pr_err("cannot attach: without zswap zcache needs the swap core's get_swap_device(), which could not be redirected (see above)\n");
+	return -ENOENT;
+}
 #else
 /* No zswap, no frontswap: the swap core calls no hook at all. */
 static struct zcache_hook zcache_hooks[] = { };
@@ -530,7 +921,7 @@ static const bool zcache_zero_filtered;
 
 static int zcache_attach_preflight(void)
 {
-	pr_err("cannot attach: this kernel is built without zswap (CONFIG_ZSWAP, and CONFIG_FRONTSWAP before 6.5), so its swap core calls no hook zcache could take\n");
+	pr_err("cannot attach: this kernel is built without zswap (CONFIG_ZSWAP, and CONFIG_FRONTSWAP before 6.5), and its swap core's own functions were checked for Linux 6.1 and 6.12 only\n");
 	return -ENODEV;
 }
 
@@ -583,8 +974,12 @@ static void notrace zcache_redirect_handler(unsigned long ip,
 	struct zcache_hook *hook = container_of(ops, struct zcache_hook, ops);
 	int bit = zcache_handler_enter(hook, ip, parent_ip);
 
+	/* parent_ip: where the hooked function returns to, in its caller */
+	if (hook->not_own && within_module(parent_ip, THIS_MODULE))
+		goto unlock;
 	if (!hook->owns || hook->owns(ftrace_get_regs(fregs)))
 		zcache_set_ip(fregs, (unsigned long)hook->target);
+unlock:
 	zcache_handler_exit(bit);
 }
 
@@ -935,7 +1330,8 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
  * A slot whose last user went has a swap count of 0 before its entry is
  * invalidated: on 6.1 the swap slots cache frees slots later, in batches
  * (up to 64 a CPU wait there), and invalidates them then; on 6.12 the
- * freeing CPU invalidates the slot right after its count drops.  No one
+ * freeing CPU invalidates the slot right after its count drops, except
+ * by the swap-core method, which sees the free only where 6.1 does.  No one
  * can read such a slot, and __read_swap_cache_async() declines it.  A
  * slot whose SWAP_HAS_CACHE bit is held with no folio in the swap cache
  * is being swapped in without the swap cache (6.12's synchronous
@@ -1087,7 +1483,9 @@ void zcache_swapcache_delete(struct folio *folio)
  * instead, a zero-filled page goes to 6.12's zeromap, and a memory cgroup
  * whose zswap.writeback is 0 keeps the folio in memory, dirty.  The store
  * hook it calls must refuse the folio (zcache's writeback task is known to
- * the core).  The folio is unlocked on return.
+ * the core); by the swap-core method the kernel's swap_writepage() runs
+ * unredirected, as this call comes from zcache's own text.  The folio is
+ * unlocked on return.
  *
  * Context: process context, may sleep.
  * Return: 0 if the folio's write was submitted (a device error reported
@@ -1246,14 +1644,19 @@ int zcache_attach(const struct zcache_ops *ops)
 		if (ret)
 			goto unregister_hooks;
 	}
+	/*
+	 * Writeback's calls; without them zcache works without writeback,
+	 * except by the swap-core method, whose postflight refuses then.
+	 */
+	zcache_calls_set_up();
 	ret = zcache_attach_postflight();
 	if (ret)
-		goto unregister_hooks;
-	/* Writeback's calls; without them zcache works, without writeback. */
-	zcache_calls_set_up();
+		goto undo_calls;
 	WRITE_ONCE(zcache_open, true);
 	return 0;
 
+undo_calls:
+	zcache_calls_undo();
 unregister_hooks:
 	while (--i >= 0)
 		zcache_hook_unregister(&zcache_hooks[i]);
@@ -1306,6 +1709,25 @@ void zcache_attach_sync(void)
 bool zcache_attach_zero_filtered(void)
 {
 	return zcache_zero_filtered;
+}
+
+/**
+ * zcache_attach_frees_missed() - whether frees of slots went unseen
+ *
+ * Only the swap-core method can find out (its audit of entries against
+ * slots in use); zcache then stores no more pages, and entries of freed
+ * slots are left until swapoff.
+ *
+ * Context: any.
+ * Return: true once the audit found more entries than slots in use.
+ */
+bool zcache_attach_frees_missed(void)
+{
+#if ZCACHE_ATTACH_SWAP_CORE
+	return READ_ONCE(zcache_frees_missed);
+#else
+	return false;
+#endif
 }
 
 /**

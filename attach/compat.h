@@ -17,8 +17,9 @@
  * frontswap ops that zswap registered at boot (zswap selects frontswap):
  * frontswap_register_ops() is not exported and its single slot is taken.
  * 6.5 removed frontswap and calls zswap_store() and friends directly.  A
- * kernel with neither (Debian's cloud flavours) calls nothing zcache could
- * take: the module builds there and insmod fails saying so.
+ * kernel with neither (Debian's cloud flavours) calls no hook at all:
+ * there zcache takes the swap core's own functions instead
+ * (ZCACHE_ATTACH_SWAP_CORE below).
  */
 #if IS_ENABLED(CONFIG_FRONTSWAP)
 #define ZCACHE_ATTACH_FRONTSWAP		1
@@ -73,13 +74,54 @@
 #define ZCACHE_SWAPCACHE_CALLS		0
 #endif
 
+/*
+ * The swap-core method, for a kernel built without zswap and frontswap:
+ * zcache takes swap_writepage() wholesale, the swap core's read function
+ * for the slots it holds, and observes where slots are freed and where
+ * swap types come and go.  Those are static functions whose names,
+ * arguments and success contracts were read in each kernel line's
+ * mm/page_io.c, mm/swapfile.c and mm/swap_state.c, and checked out of
+ * line in Debian's cloud binaries:
+ * - 6.1:  int swap_writepage(struct page *, struct writeback_control *);
+ *         int swap_readpage(struct page *, bool, struct swap_iocb **);
+ *         static void swap_range_free(struct swap_info_struct *,
+ *             unsigned long offset, unsigned int nr);
+ * - 6.12: int swap_writepage(struct page *, struct writeback_control *);
+ *         void swap_read_folio(struct folio *, struct swap_iocb **);
+ *         static void swap_entry_range_free(struct swap_info_struct *,
+ *             swp_entry_t, unsigned int nr);
+ *         and si->zeromap, which the store must keep true;
+ * - both: init_swap_address_space(type, nr) at swapon and
+ *         exit_swap_address_space(type) at swapoff.
+ * The store asks get_swap_device() about the slot's device (its flags,
+ * its swap count, its zeromap), one of writeback's swap cache calls: the
+ * method needs those calls, and so the same kernel lines.  A version
+ * test like theirs, for the same reason: mm/swap.h and mm/swapfile.c are
+ * not among the installed headers.  x86-64 only: the store skips the
+ * kernel's arch_prepare_to_swap(), a no-op there.
+ */
+#define ZCACHE_SWAP_CORE_PAGE		1	/* 6.1: pages, no zeromap */
+#define ZCACHE_SWAP_CORE_FOLIO		2	/* 6.12: folios, a zeromap */
+#if ZCACHE_ATTACH_FRONTSWAP || ZCACHE_ATTACH_ZSWAP_CALLS
+#define ZCACHE_ATTACH_SWAP_CORE		0
+#elif !IS_ENABLED(CONFIG_X86_64)
+/* (the store skips arch_prepare_to_swap(): arm64's saves MTE tags) */
+#define ZCACHE_ATTACH_SWAP_CORE		0
+#elif ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_PAGE
+#define ZCACHE_ATTACH_SWAP_CORE		ZCACHE_SWAP_CORE_PAGE
+#elif ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
+#define ZCACHE_ATTACH_SWAP_CORE		ZCACHE_SWAP_CORE_FOLIO
+#else
+#define ZCACHE_ATTACH_SWAP_CORE		0
+#endif
+
 /* 6.7 made shrinkers allocated by the kernel (shrinker_alloc()). */
 #ifdef SHRINKER_ALLOCATED
 #define ZCACHE_SHRINKER_ALLOC
 #endif
 
 #if !IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
-#error "zcache needs CONFIG_DYNAMIC_FTRACE_WITH_REGS to redirect zswap"
+#error "zcache needs CONFIG_DYNAMIC_FTRACE_WITH_REGS to redirect the swap core's calls"
 #endif
 
 #endif /* _ZCACHE_ATTACH_COMPAT_H */
