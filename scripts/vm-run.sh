@@ -33,12 +33,18 @@ for i in $(seq 1 "$ndisks"); do
 	drives+=(-drive "file=$work/swap$i.img,if=virtio,format=raw,${ZCACHE_DISK_OPTS:-cache=writeback}")
 done
 
+# pci=noacpi unless EXTRA_CMDLINE has a pci= of its own: a kernel built
+# without MPS support (the cloud flavours) needs ACPI to find its second
+# CPU, and the caller passes what suits it instead.
+pci=pci=noacpi
+case " $extra " in *" pci="*) pci="" ;; esac
+
 boot() {
 	timeout --foreground -k 10 "${ZCACHE_VM_TIMEOUT:-900}" \
 		qemu-system-x86_64 -accel tcg -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$VMLINUZ" -initrd "$initrd" "${drives[@]}" \
-		-append "console=ttyS0 loglevel=4 panic=-1 pci=noacpi zctest=$group $extra" \
+		-append "console=ttyS0 loglevel=4 panic=-1 $pci zctest=$group $extra" \
 		< /dev/null > "$logfile" 2>&1
 }
 

@@ -2,7 +2,8 @@
 # Group "devices": two swap devices, one swapped on before insmod and one
 # after; swapoff of one while the other is busy; rmmod refused while pages
 # are stored; a second insmod; an attach that must fail and leave nothing
-# hooked; zdelay0 (make bench's latency-modelled disk) over the second disk.
+# hooked; zdelay0 (make bench's latency-modelled disk) over the second disk;
+# zram preferred to the disk, with mTHP on.
 
 # An IPMODIFY user already on a data-path function: zcache must refuse.
 insmod /zcache/ipmodify_holder.ko func=$LOAD_FN
@@ -97,3 +98,39 @@ check "devices: the pages went through zdelay0 to /dev/vdb" \
 	gt $(( $(awk '{print $7}' /sys/block/vdb/stat) - sectors0 )) 8192
 swapoff /dev/zdelay0
 check "devices: rmmod zdelay" rmmod zdelay
+
+# zram (a SWP_SYNCHRONOUS_IO device) as the preferred of two swap
+# devices, with 64 KiB mTHP on where the kernel has it (6.12): such
+# devices are read without the swap cache, and 6.12 swaps large folios in
+# from them.  Without zswap zcache stores nothing there (the swap-core
+# method leaves those devices alone); with zswap it stores single pages
+# there as zswap does, and zswap_never_enabled() keeps large folios from
+# being swapped in over them.  Either way every page verifies: nothing
+# gets SIGBUS.
+check "devices: insmod with zram and vda to swap on" load_zcache
+MTHP=/sys/kernel/mm/transparent_hugepage/hugepages-64kB
+mthp_swpout() { cat $MTHP/stats/swpout 2>/dev/null || echo 0; }
+# (PMD-sized THPs off: 64 KiB folios only, on a mapping that asks for
+# large folios)
+THP=/sys/kernel/mm/transparent_hugepage
+[ -d $THP ] && echo never > $THP/enabled
+[ -d $MTHP ] && echo always > $MTHP/enabled
+echo 1 > /sys/block/zram0/reset
+echo $(( PO_MB * 2 ))M > /sys/block/zram0/disksize
+swap_on /dev/zram0 10
+swap_on /dev/vda 5
+stores0=$(stat_ stores) mthp0=$(mthp_swpout)
+run_plain "devices: swapped to zram with mTHP on, verified" pageout -m $PO_MB -H -s 47
+info "zram: $(cat /sys/block/zram0/mm_stat); 64 KiB folios swapped out: $(( $(mthp_swpout) - mthp0 )); $(cd $MTHP/stats 2>/dev/null && grep . anon_fault_alloc swpout_fallback 2>/dev/null | tr '\n' ' ')"
+if [ $METHOD = swapcore ]; then
+	check "devices: zcache stores nothing on zram" eq $(( $(stat_ stores) - stores0 )) 0
+else
+	info "zcache stored $(( $(stat_ stores) - stores0 )) of the pages on zram (zswap's single pages)"
+fi
+if [ -d $MTHP ]; then
+	check "devices: 64 KiB folios were swapped out to zram" gt $(( $(mthp_swpout) - mthp0 )) 0
+	echo never > $MTHP/enabled
+fi
+swapoff /dev/zram0
+swapoff /dev/vda
+check "devices: rmmod after the zram run" rmmod zcache

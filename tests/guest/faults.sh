@@ -252,3 +252,45 @@ check "faults: swapoff drains stored_pages" eq "$(stat_ stored_pages)" 0
 check "faults: swapoff empties the pool" eq "$(stat_ pool_total_size)" 0
 check "faults: rmmod zcache" rmmod zcache
 check "faults: nothing left hooked" nothing_hooked
+
+# Without zswap, frees the observer does not see (a future kernel that
+# inlined the observed function into a caller): fail_function stands in
+# for that, and a killed process's slots are freed unseen.  zcache's audit
+# of its entries against the slots in use must notice, say so, stop
+# storing and still serve every page it holds; swapoff frees the rest.
+if [ $METHOD = swapcore ]; then
+	check "faults: insmod for the unseen frees" load_zcache
+	swap_on /dev/vda
+	# (every task: the frees of a killed workload may land in any)
+	ff_inject zcache_swap_core_free_seen -5 100
+	echo 0 > $FF/task-filter
+	for s in 1 2 3; do
+		rm -rf /tmp/cp.unseen
+		mkdir -p /tmp/cp.unseen
+		swaptest pageout -m $PO_MB -s $((460 + s)) -C /tmp/cp.unseen > /tmp/unseen.out 2>&1 &
+		pid=$!
+		while [ ! -f /tmp/cp.unseen/filled ] && kill -0 $pid 2>/dev/null; do
+			sleep 0.2
+		done
+		kill -9 $pid
+		wait $pid
+	done
+	ff_clear
+	echo 1 > $FF/task-filter
+	info "after 3 killed workloads, frees unseen: stored_pages $(stat_ stored_pages), swap in use $(awk '$1 == "/dev/vda" {print $4}' /proc/swaps) kB"
+	run_plain "faults: pages stored after unseen frees verified" pageout -m $PO_MB -s 464
+	run_plain "faults: pages stored after unseen frees verified, again" pageout -m $PO_MB -s 465
+	check "faults: the audit says frees go unseen" sh -c \
+		"dmesg | grep -q 'frees are not all seen at swap_'"
+	stores0=$(stat_ stores)
+	run_plain "faults: after the audit, pages go to disk and verify" pageout -m $PO_MB -s 466
+	check "faults: after the audit, zcache stores nothing" eq $(( $(stat_ stores) - stores0 )) 0
+	swapoff /dev/vda
+	i=0
+	while [ "$(stat_ stored_pages)" -ne 0 ] && [ $i -lt 20 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	check "faults: swapoff frees the entries of the unseen frees" eq "$(stat_ stored_pages)" 0
+	check "faults: rmmod after the unseen frees" rmmod zcache
+fi

@@ -6,12 +6,27 @@ ZC=/sys/kernel/debug/zcache
 ZP=/sys/module/zcache/parameters
 PAGE_KB=4
 
-# What the kernel calls: frontswap (up to 6.4) or zswap_*() directly.
-# On 6.1 zcache takes swap_readpage() for the slots it holds.
+# What zcache takes in this kernel (attach/compat.h):
+# - 6.1 with zswap: frontswap's calls, and swap_readpage() for the slots
+#   zcache holds;
+# - 6.12 with zswap: zswap_store() and the other zswap_*() calls;
+# - without zswap (the cloud flavours): the swap core's own
+#   swap_writepage(), and its read function for the slots zcache holds.
+# ZEROMAP=1: a 6.12 kernel, whose swap devices keep zero-filled pages in
+# their zeromap (they never reach zcache) and whose loads from the swap
+# cache are exclusive.
+case $(uname -r) in
+6.1.*) ZEROMAP=0 ;;
+*) ZEROMAP=1 ;;
+esac
 if [ -d /sys/kernel/debug/frontswap ]; then
-	FRONTSWAP=1 STORE_FN=zswap_frontswap_store LOAD_FN=swap_readpage
+	METHOD=frontswap STORE_FN=zswap_frontswap_store LOAD_FN=swap_readpage
+elif [ -d /sys/module/zswap ]; then
+	METHOD=zswap STORE_FN=zswap_store LOAD_FN=zswap_load
+elif [ $ZEROMAP = 0 ]; then
+	METHOD=swapcore STORE_FN=swap_writepage LOAD_FN=swap_readpage
 else
-	FRONTSWAP=0 STORE_FN=zswap_store LOAD_FN=zswap_load
+	METHOD=swapcore STORE_FN=swap_writepage LOAD_FN=swap_read_folio
 fi
 
 # Memory the workloads are sized against.  On the debug kernel the host
@@ -134,7 +149,8 @@ param_refuses() {
 
 # The kernel functions zcache hooks, if any is still in ftrace's table.
 hooked_functions() {
-	grep -E '^(zswap_|swap_readpage )' /sys/kernel/tracing/enabled_functions 2>/dev/null
+	grep -E '^(zswap_|swap_readpage |swap_read_folio |swap_writepage |swap_range_free |swap_entry_range_free |init_swap_address_space |exit_swap_address_space )' \
+		/sys/kernel/tracing/enabled_functions 2>/dev/null
 }
 # (a shell function: call it from check, not from a child "sh -c")
 nothing_hooked() { ! hooked_functions > /dev/null; }
@@ -143,6 +159,7 @@ ge() { [ "$1" -ge "$2" ]; }
 gt() { [ "$1" -gt "$2" ]; }
 eq() { [ "$1" -eq "$2" ]; }
 lt() { [ "$1" -lt "$2" ]; }
+le() { [ "$1" -le "$2" ]; }
 
 # kmemleak, on kernels that have it (the debug kernel).  Reports need an
 # object to be unreferenced for two scans, and at least 5 s old.

@@ -9,7 +9,7 @@
  *
  * usage: swaptest MODE [-m MB] [-t THREADS] [-o OPS] [-s SEED]
  *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT] [-B N]
- *                      [-R N]
+ *                      [-R N] [-H]
  * MODE: mixed | zero | random | threads | fork | pageout | thp | hotcold |
  *       churn
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
@@ -40,6 +40,9 @@
  * checkpoint, -o times a random page is verified, then either freed
  * (MADV_DONTNEED) or kept, written anew and swapped out alone: its slot is
  * freed, or written again, while writeback may be working on it.
+ * -H: map the workload MADV_HUGEPAGE, as thp mode does, rather than
+ * MADV_NOHUGEPAGE, which keeps every large folio away (mTHP sizes set to
+ * "always" too): it gets the folio sizes the THP settings allow.
  * -R N: pageout mode: read the first N pages back before the checkpoint
  * (on 6.1 their slots then have a page in the swap cache and a copy in
  * zcache at once).
@@ -726,7 +729,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT] [-B N] [-R N]\n");
+		fprintf(stderr, "usage: swaptest MODE [-m MB] [-t N] [-o OPS] [-s SEED] [-c DIR] [-C DIR] [-F] [-Z PCT] [-B N] [-R N] [-H]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -743,7 +746,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "latency") && argc == 4)
 		return run_latency(argv[2], strtoul(argv[3], NULL, 0) ?: 1);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:B:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:o:s:c:C:FZ:B:R:H")) != -1) {
 		switch (opt) {
 		case 'm': mb = strtoul(optarg, NULL, 0); break;
 		case 't': nthreads = strtoul(optarg, NULL, 0); break;
@@ -761,6 +764,7 @@ int main(int argc, char **argv)
 			break;
 		case 'B': expect_sigbus = strtol(optarg, NULL, 0); break;
 		case 'R': read_back = strtoul(optarg, NULL, 0); break;
+		case 'H': use_thp = 1; break;
 		default: return 2;
 		}
 	}

@@ -43,8 +43,8 @@ check "writeback: drain refuses Y while enabled=Y" param_refuses drain Y
 check "writeback: drain refuses 'soon'" param_refuses drain soon
 swap_on /dev/vda
 
-# 6.12's swap cache loads erase the entry; 6.1's frontswap loads never do.
-if [ $FRONTSWAP = 1 ]; then LOADS_ERASE=0; else LOADS_ERASE=1; fi
+# 6.12's swap cache loads erase the entry; 6.1's never do.
+if [ $ZEROMAP = 0 ]; then LOADS_ERASE=0; else LOADS_ERASE=1; fi
 
 # Let the worker and the frees of an exited workload settle.
 settle() {
@@ -364,7 +364,7 @@ at_checkpoint() {
 	check "writeback: drain empties the cache ($held pages held)" drained
 	check "writeback: every entry counted once after the drain" identity
 	# (Pages that compressed poorly were never in zcache: half, at least.)
-	if [ $FRONTSWAP = 1 ]; then
+	if [ $ZEROMAP = 0 ]; then
 		check "writeback: the drain handed the pages read back over to the swap cache" \
 			ge $(( $(stat_ invalidates) - inv0 )) $(( PO_MB * 256 / 4 / 2 ))
 	fi

@@ -37,7 +37,7 @@ check "zswap: zcache-load refuses while zswap is enabled" sh -c \
 	'! zcache-load /zcache/zcache.ko 2>/tmp/zl.err && grep -q "stock zswap is enabled" /tmp/zl.err && [ ! -d /sys/module/zcache ]'
 swap_on /dev/vda
 
-if [ $FRONTSWAP = 0 ]; then
+if [ $ZEROMAP = 1 ]; then
 	at_checkpoint() {
 		zswap_held=$(cat $ZS/stored_pages)
 		check "zswap: zswap holds pages" gt "$zswap_held" $MANY
