@@ -4,13 +4,22 @@
 # bench/bench.sh - make bench: zcache against stock zswap, zram and disk
 # swap, in one VM run per kernel and disk model, reported as ratios.
 #
-# For each kernel line in BENCH_KERNELS (default "6.1 6.12"): fetch
-# Debian's newest image, build zcache, then boot the test VM once per disk
-# model and run every backend on every workload, BENCH_REPS times (default
-# 3), interleaved.  The console logs go to bench/work/<date>/, the "ZB: RUN"
-# lines to bench/results/raw-<date>/, the report (bench/report.py) to
+# For each kernel line in BENCH_KERNELS (default "6.1 6.12 6.1-cloud
+# 6.12-cloud"): fetch Debian's newest image, build zcache, then boot the
+# test VM once per disk model and run every backend on every workload,
+# BENCH_REPS times (default 3), interleaved.  The console logs go to
+# bench/work/<date>/, the "ZB: RUN" lines to bench/results/raw-<date>/,
+# the report (bench/report.py) to
 # bench/results/<date>.md and its PNG plots; bench/results/<date>-notes.md,
 # if written, is appended to the report.
+#
+# Debian's cloud kernels (6.1-cloud, 6.12-cloud) are built without
+# zswap: there zcache runs against disk swap and zram, zram being the
+# report's peer.  They run disk, zram, zcache-lz4 and zcache-lz4-p50
+# (BENCH_BACKENDS replaces them, less any zswap backend: none runs there)
+# on the nvme and cloud disk models only, with no profile boot, and boot
+# with pci=nomsi (as tests/run.sh boots them).  BENCH_KERNELS="6.1 6.12"
+# leaves them out.
 #
 # Disk models (BENCH_DISKS, default "nvme cloud throttled raw"):
 #   nvme       a local NVMe SSD: every request takes at least 85 us (read)
@@ -37,11 +46,11 @@
 #              reference, as earlier results were taken on it.
 #   raw        O_DIRECT, unthrottled: the host's disk, ~76 us per 4 KiB
 #              write, fast next to TCG's CPU.  Disk, the peer and zcache
-#              on two workloads, on the first kernel only (for time): the
-#              other reference.
+#              on two workloads, on the first stock kernel only (for
+#              time): the other reference.
 # Never cache=unsafe or writeback: swap would land in the host's RAM.
 #
-# Then, unless BENCH_PROFILE=0, one more boot per kernel (throttled disk)
+# Then, unless BENCH_PROFILE=0, one more boot per stock kernel (throttled disk)
 # profiles the peer and zcache on the mixed workload: the function_graph
 # tracer times the store and load paths and the functions they share
 # (compressor, zsmalloc); the mean time of each call goes to
@@ -54,7 +63,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${BENCH_KERNELS:-6.1 6.12}
+kernels=${BENCH_KERNELS:-6.1 6.12 6.1-cloud 6.12-cloud}
 reps=${BENCH_REPS:-3}
 disks=${BENCH_DISKS-nvme cloud throttled raw}
 mem=${BENCH_VM_MEM:-192}
@@ -82,6 +91,12 @@ raw_workloads="mixed random"
 # The cloud model runs the backends its targets name (every request
 # waits a millisecond or more there: the full matrix would take hours).
 cloud_backends="disk zswap-lz4 zram zcache-lz4 zcache-lz4-p50"
+# The cloud kernels (no zswap): disk, the peer (zram) and zcache, on the
+# latency-modelled disks.
+nozswap_backends="disk zram zcache-lz4 zcache-lz4-p50"
+nozswap_disks="nvme cloud"
+# The first stock kernel, the raw disk's.
+first_stock=$(for line in $kernels; do case $line in *-cloud) ;; *) echo "$line"; break ;; esac; done)
 # Both kernels' store and load entry points (6.1: frontswap's ops), each
 # cache's own compress and decompress steps, and what both call.
 profile_funcs="zswap_frontswap_store zswap_frontswap_load zswap_store zswap_load"
@@ -107,10 +122,18 @@ disk_args() {
 	esac
 }
 
+# no_zswap BACKEND...: those that are not zswap's
+no_zswap() {
+	local b
+	for b; do
+		case $b in *zswap*) ;; *) printf '%s ' "$b" ;; esac
+	done
+}
+
 # bench_boot NAME DISK TAG ARGS: boot $KVER's test VM on disk model DISK
-# with the guest arguments ARGS, console log in $work/$KVER-NAME.log; print
-# its "ZB: TAG" lines tagged with the kernel and the disk.  Dies unless
-# every run of the boot verified its data.
+# with the guest arguments ARGS (after $extra), console log in
+# $work/$KVER-NAME.log; print its "ZB: TAG" lines tagged with the kernel
+# and the disk.  Dies unless every run of the boot verified its data.
 bench_boot() {
 	local name=$1 disk=$2 tag=$3 args=$4 log_file=$work/$KVER-$1.log clean
 
@@ -120,7 +143,7 @@ bench_boot() {
 	ZCACHE_DISK_OPTS=$(disk_opts "$disk") \
 	ZCACHE_VM_TIMEOUT=${BENCH_VM_TIMEOUT:-$(case $disk in nvme|cloud) echo 10800 ;; *) echo 5400 ;; esac)} \
 		"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$build/initramfs.gz" \
-		"$log_file" bench 1 "$mem" "$args" || true
+		"$log_file" bench 1 "$mem" "$extra$args" || true
 	# (the log without the serial console's CRs, read once)
 	clean=$(tr -d '\r' < "$log_file")
 	sed -n "s/^.*ZB: $tag /$tag kernel=$KVER disk=$disk /p" <<< "$clean"
@@ -158,9 +181,21 @@ for line in $kernels; do
 	full=$full_6_1
 	[ "$line" = 6.12 ] && full=$full_6_12
 	full=${BENCH_BACKENDS:-$full}
+	# (The cloud kernels find their second CPU through ACPI: pci=nomsi
+	# in place of vm-run.sh's pci=noacpi.)
+	cloud_kernel=0 extra=""
+	case $line in *-cloud) cloud_kernel=1 extra="pci=nomsi " ;; esac
 	for disk in $disks; do
-		if [ "$disk" = raw ]; then
-			[ "$line" = "${kernels%% *}" ] || continue
+		if [ $cloud_kernel = 1 ]; then
+			case " $nozswap_disks " in *" $disk "*) ;; *) continue ;; esac
+			# shellcheck disable=SC2086 # (a list)
+			b=$(no_zswap ${BENCH_BACKENDS:-$nozswap_backends}) w=$workloads
+			if [ -z "$b" ]; then
+				log "$KVER, $disk disk: no backend to run without zswap"
+				continue
+			fi
+		elif [ "$disk" = raw ]; then
+			[ "$line" = "$first_stock" ] || continue
 			b=$raw_backends w=$raw_workloads
 		elif [ "$disk" = cloud ]; then
 			b=${BENCH_BACKENDS:-$cloud_backends} w=$workloads
@@ -174,6 +209,7 @@ for line in $kernels; do
 		log "$(wc -l < "$work/$KVER-$disk.runs") runs recorded"
 	done
 	[ "${BENCH_PROFILE:-1}" = 0 ] && continue
+	[ $cloud_kernel = 1 ] && continue	# (no zswap to profile)
 	log "$KVER: profile of zswap-lz4 and zcache-lz4 on mixed"
 	bench_boot profile throttled PROF \
 		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=1 zbench_profile=$(echo $profile_funcs | tr ' ' ,)" \

@@ -16,6 +16,8 @@ import subprocess
 import sys
 
 PEER = "zswap-lz4"
+# Debian's cloud kernels are built without zswap: zram is their peer.
+CLOUD_PEER = "zram"
 WORKLOAD_TEXT = {
     "mixed": "mixed: sequential fill and two read-backs, real text/binaries, 10% zero",
     "zero": "zero-heavy: the same with 60% zero pages",
@@ -32,11 +34,23 @@ COLOURS = {
     "zcache-deflate": "#e377c2", "zcache-lz4-p50": "#ff7f0e",
     "zcache-lz4-nowb": "#aec7e8", "zswap-lz4-shrink": "#98df8a",
 }
-# What writeback buys: zcache with it (its default) and without, next to
-# the peer (and 6.12's zswap with its shrinker), on the workloads whose
-# pool fills.
-WRITEBACK_BACKENDS = ["zcache-lz4", "zcache-lz4-nowb", PEER, "zswap-lz4-shrink"]
 WRITEBACK_WORKLOADS = ["mixed", "threads", "build"]
+
+
+def is_cloud(kernel):
+    """6.1.0-57-cloud-amd64, 6.12.118+deb12-cloud-amd64: built without zswap."""
+    return "cloud" in kernel
+
+
+def peer_of(kernel):
+    return CLOUD_PEER if is_cloud(kernel) else PEER
+
+
+def writeback_backends(kernel):
+    """What writeback buys: zcache with it (its default) and without, next to
+    the peer (and 6.12's zswap with its shrinker), on the workloads whose
+    pool fills."""
+    return ["zcache-lz4", "zcache-lz4-nowb", peer_of(kernel), "zswap-lz4-shrink"]
 
 
 def records(workdir, suffix, tag):
@@ -71,8 +85,10 @@ DISK_TEXT = {
 
 
 def kernel_key(kernel):
-    """6.1.0-57-amd64, 6.12.117+deb12-amd64: sorts by major.minor."""
-    return [int(x) for x in kernel.split("-")[0].replace("+deb12", "").split(".")[:2]]
+    """6.1.0-57-amd64, 6.12.117+deb12-amd64: sorts by major.minor, the cloud
+    kernels after the others."""
+    return [int(is_cloud(kernel))] + \
+        [int(x) for x in kernel.split("-")[0].replace("+deb12", "").split(".")[:2]]
 
 
 def parse_profiles(workdir):
@@ -105,7 +121,7 @@ def profile_section(out, prof):
                "`zswap_frontswap_*`) time zcache's redirected path, the ftrace redirect "
                "included. These runs are not figures.\n")
     for kernel in sorted(prof, key=kernel_key):
-        backends = [b for b in (PEER, "zcache-lz4") if b in prof[kernel]]
+        backends = [b for b in (peer_of(kernel), "zcache-lz4") if b in prof[kernel]]
         funcs = [f for f in PROFILE_ORDER if any(f in prof[kernel][b] for b in backends)]
         funcs += sorted({f for b in backends for f in prof[kernel][b]} - set(funcs))
         out.append(f"### {kernel}\n")
@@ -231,17 +247,18 @@ def backends_of(runs, kernel, disk):
 
 
 def perf_table(out, cells, kernel, disk, backends):
-    out.append(f"Median over the repetitions; min..max in brackets. **x {PEER}** is the "
-               f"speed relative to {PEER} (higher is better): the median of the ratios "
+    peer_name = peer_of(kernel)
+    out.append(f"Median over the repetitions; min..max in brackets. **x {peer_name}** is the "
+               f"speed relative to {peer_name} (higher is better): the median of the ratios "
                f"within each repetition, so that drift common to a repetition cancels.\n")
     for w in WORKLOADS:
         present = [b for b in backends if (kernel, disk, w, b) in cells]
         if not present:
             continue
-        peer = cells.get((kernel, disk, w, PEER))
+        peer = cells.get((kernel, disk, w, peer_name))
         out.append(f"#### {WORKLOAD_TEXT[w]}\n")
         unit = "ops/s" if w == "threads" else "time (s)"
-        out.append(f"| backend | {unit} | x {PEER} | phases (s) | pswpout | pswpin | disk I/Os r/w | user s | sys s | sys us/page | ratio | pool MiB | rejects | meta B/page |")
+        out.append(f"| backend | {unit} | x {peer_name} | phases (s) | pswpout | pswpin | disk I/Os r/w | user s | sys s | sys us/page | ratio | pool MiB | rejects | meta B/page |")
         out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for b in present:
             c = cells[(kernel, disk, w, b)]
@@ -284,9 +301,10 @@ def perf_table(out, cells, kernel, disk, backends):
 def writeback_table(out, cells, kernel, disk):
     """zcache with and without writeback, and the peers, where the pool fills."""
     rows = []
+    zram = False
     for w in WRITEBACK_WORKLOADS:
         base = cells.get((kernel, disk, w, "zcache-lz4-nowb"))
-        for b in WRITEBACK_BACKENDS:
+        for b in writeback_backends(kernel):
             c = cells.get((kernel, disk, w, b))
             if not c or not c.runs:
                 continue
@@ -298,12 +316,16 @@ def writeback_table(out, cells, kernel, disk):
                 if "hits" not in r or hits + disk_in == 0:
                     return None
                 return hits / (hits + disk_in)
+            # (zram, the cloud kernels' peer, is the swap device: no hits)
+            if b == "zram":
+                zram = True
+                cache = ["-", "-", "-"]
+            else:
+                cache = [fmt(c.median(lambda r: num(r, "hits")), 0), fmt(c.median(share)),
+                         fmt(c.median(lambda r: num(r, "wb")), 0)]
             rows.append("| {} | {} | {} | {} [{}..{}] | {} | {} | {} | {} |".format(
                 w, b, fmt(c.median(f)), fmt(rel), fmt(lo), fmt(hi),
-                fmt(c.median(lambda r: num(r, "pswpin")), 0),
-                fmt(c.median(lambda r: num(r, "hits")), 0),
-                fmt(c.median(share)),
-                fmt(c.median(lambda r: num(r, "wb")), 0)))
+                fmt(c.median(lambda r: num(r, "pswpin")), 0), *cache))
     if not rows:
         return
     out.append("### What writeback buys\n")
@@ -313,7 +335,9 @@ def writeback_table(out, cells, kernel, disk):
                "threads). **hits**: faults the cache served (zcache's loads; zswap: zswpin or "
                "frontswap's loads); **cache share** = hits / (hits + pswpin); **written back**: "
                "pages the cache wrote to the disk (zcache's written_back; zswap's written-back "
-               "pages or zswpwb).\n")
+               "pages or zswpwb)." + (" zram is the swap device itself: its swap-ins are "
+                                      "pswpin, it has no hits and writes nothing back."
+                                      if zram else "") + "\n")
     out.append("| workload | backend | time (s) or ops/s | speed x nowb | pswpin | hits | cache share | written back |")
     out.append("|---|---|---|---|---|---|---|---|")
     out.extend(rows)
@@ -325,10 +349,14 @@ REFERENCE = "reference"
 
 def targets(cells, kernel, disk):
     """(name, figure, met) for each target of issue 5."""
+    peer = peer_of(kernel)
+    # (a target names the peer where it is not zswap-lz4)
+    label = "peer" if peer == PEER else f"peer ({peer})"
+
     def c(w, b):
         return cells.get((kernel, disk, w, b))
 
-    def rel(w, b, other=PEER):
+    def rel(w, b, other=peer):
         return relative(c(w, b), c(w, other))[0]
 
     rows = []
@@ -346,20 +374,22 @@ def targets(cells, kernel, disk):
         value, (lo, hi) = relative(c(w, b), c(w, other))
         add(name, value, goal, met_if, f" [{lo:.2f}..{hi:.2f}]" if lo is not None else "")
 
-    add_speed("zero-heavy: zcache-lz4 speed / peer", "zero", "zcache-lz4", PEER,
-              ">= 1.15", lambda v: v >= 1.15)
+    # (With zram the peer, the zram row below is this figure, with zram's goal.)
+    if peer != "zram":
+        add_speed("zero-heavy: zcache-lz4 speed / peer", "zero", "zcache-lz4", peer,
+                  ">= 1.15", lambda v: v >= 1.15)
     add_speed("zero-heavy: zcache-lz4 speed / zram", "zero", "zcache-lz4", "zram",
               "> 1.00", lambda v: v > 1.0)
-    add_speed("mixed: zcache-lz4 speed / peer", "mixed", "zcache-lz4", PEER,
+    add_speed(f"mixed: zcache-lz4 speed / {label}", "mixed", "zcache-lz4", peer,
               ">= 1.10", lambda v: v >= 1.1)
-    add_speed("2-thread random: zcache-lz4 ops/s / peer", "threads", "zcache-lz4", PEER,
+    add_speed(f"2-thread random: zcache-lz4 ops/s / {label}", "threads", "zcache-lz4", peer,
               ">= 1.10", lambda v: v >= 1.1)
     add_speed("2-thread random, pool 50%: zcache-lz4-p50 ops/s / zram", "threads",
               "zcache-lz4-p50", "zram", ">= 1.00", lambda v: v >= 1.0)
     t = rel("random", "zcache-lz4", "disk")
     add("incompressible: zcache-lz4 time / disk", 1 / t if t else None, "<= 1.05", lambda v: v <= 1.05)
-    t = rel("random", PEER, "disk")
-    add(f"incompressible: {PEER} time / disk (reference)", 1 / t if t else None, "-", lambda v: True)
+    t = rel("random", peer, "disk")
+    add(f"incompressible: {peer} time / disk (reference)", 1 / t if t else None, "-", lambda v: True)
     for comp in ("lz4", "zstd"):
         z, p = c("mixed", f"zcache-{comp}"), c("mixed", f"zswap-{comp}")
         zr, pr = (z.median(ratio_nz) if z else None), (p.median(ratio_nz) if p else None)
@@ -369,8 +399,8 @@ def targets(cells, kernel, disk):
     z = c("mixed", "zcache-lz4")
     add("metadata per stored page, zcache-lz4 (bytes)", z.median(meta_per_page) if z else None,
         "<= 16", lambda v: v <= 16)
-    p = c("mixed", PEER)
-    add(f"metadata per stored page, {PEER} (bytes, reference)", p.median(meta_per_page) if p else None,
+    p = c("mixed", peer)
+    add(f"metadata per stored page, {peer} (bytes, reference)", p.median(meta_per_page) if p else None,
         "-", lambda v: True)
     z = c("zero", "zcache-lz4")
     add("metadata per stored page, zcache-lz4, zero-heavy (bytes)", z.median(meta_per_page) if z else None,
@@ -385,12 +415,14 @@ def gnuplot(script):
 def plots(cells, runs, kernel, disk, resultsdir, date):
     """Speed relative to the peer per workload; compression ratio."""
     backends = backends_of(runs, kernel, disk)
-    tag = f"{date}-{kernel.split('-')[0].replace('+deb12', '')}-{disk}"
+    peer_name = peer_of(kernel)
+    flavour = "-cloud" if is_cloud(kernel) else ""
+    tag = f"{date}-{kernel.split('-')[0].replace('+deb12', '')}{flavour}-{disk}"
     data = os.path.join(resultsdir, f".{tag}.dat")
     with open(data, "w") as f:
         f.write("# workload " + " ".join(backends) + "\n")
         for w in WORKLOADS:
-            peer = cells.get((kernel, disk, w, PEER))
+            peer = cells.get((kernel, disk, w, peer_name))
             if not peer or not peer.score:
                 continue
             row = [w]
@@ -406,7 +438,7 @@ def plots(cells, runs, kernel, disk, resultsdir, date):
     gnuplot(f"""
 set terminal png size 1100,520
 set output '{speed_png}'
-set title "Speed relative to {PEER} (1.0), {kernel}, {disk} disk; higher is better"
+set title "Speed relative to {peer_name} (1.0), {kernel}, {disk} disk; higher is better"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -414,7 +446,7 @@ set boxwidth 0.9
 set yrange [0:*]
 set grid ytics
 set key outside right
-set ylabel "x {PEER}"
+set ylabel "x {peer_name}"
 plot {cols}, 1 with lines lc rgb 'black' dt 2 notitle
 """)
     ratio_png = os.path.join(resultsdir, f"{tag}-ratio.png")
@@ -475,7 +507,10 @@ def main():
     out.append(f"Peer: stock zswap with lz4/zsmalloc, max_pool_percent=20, on the same kernel. "
                "zcache runs at its defaults (max_pool_percent=20); `zcache-lz4-p50` has the pool "
                "limit raised to 50%. zram is the only swap device, lz4, sized past the working "
-               "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults.\n")
+               "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults."
+               + (f" Debian's cloud kernels (`cloud` in the release) are built without zswap: "
+                  f"there the peer is {CLOUD_PEER}." if any(is_cloud(k) for k, _ in kernels) else "")
+               + "\n")
     out.append("Guest: the test VM (TCG, 2 vCPUs), one boot per kernel and disk model; "
                "working sets are 1.25x the guest's RAM. Disk models: "
                + "; ".join(f"**{d}** = {DISK_TEXT[d]}" for d in DISK_ORDER) + ". "
@@ -501,6 +536,8 @@ def main():
     for kernel, disk in kernels:
         backends = backends_of(runs, kernel, disk)
         out.append(f"## {kernel}, {disk} disk\n")
+        if is_cloud(kernel):
+            out.append(f"Built without zswap: the peer is {peer_of(kernel)}.\n")
         rows = targets(cells, kernel, disk)
         if any(v != "not measured" for _, v, _ in rows):
             out.append("### Targets\n")
