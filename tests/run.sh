@@ -20,38 +20,38 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 6.1-debug
 # Groups per kernel, chosen so every group runs on each kernel line and
 # the suite stays within CI's time (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS
 # override them all):
-# - stock 6.12 runs every group but writeback, which 6.12-rt runs (same
-#   source, and PREEMPT_RT's sleeping spinlocks under writeback's folio
-#   and tree locks), and tools, which stock 6.1 and 6.1-cloud run; stock
-#   6.1 leaves params to 6.1-debug, which runs it on the same source under
-#   KASAN (without zswap), and basic to 6.1-rt and 6.1-debug, and runs
-#   writeback and make demo's guest part (its output must be free of
-#   shell errors);
+# - stock 6.12 runs basic, devices and zswap: writeback runs on 6.12-rt
+#   (same source, and PREEMPT_RT's sleeping spinlocks under writeback's
+#   folio and tree locks), tools on stock 6.1, params on 6.1-debug (the
+#   core's parameters, the same on both lines); stock 6.1 leaves basic to
+#   6.1-rt and 6.1-debug, and runs writeback, tools (and the host's DKMS
+#   and package checks) and make demo's guest part (its output must be
+#   free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
 #   basic on 6.1, writeback on 6.12 (ZCACHE_RT_GROUPS);
 # - the cloud kernels, built without zswap, attach by the swap-core
-#   method: both run basic, 6.1-cloud tools and 6.12-cloud devices
-#   (ZCACHE_CLOUD_GROUPS); 6.1-debug is built without zswap too, so that
-#   the method runs under the detectors (and params there), while
+#   method: both run basic, 6.12-cloud devices too (ZCACHE_CLOUD_GROUPS);
+#   6.1-debug is built without zswap too, so that the method runs under
+#   the detectors (and params there), while
 #   6.12-debug and 6.12-kcsan keep zswap (the zswap method);
 # - debug kernels run their groups in one boot, but 6.1-debug and
 #   6.12-debug boot twice: the second boot runs params (6.1) or writeback
 #   (6.12), in parallel with the others (6.1-debug's five groups in one
 #   boot came within minutes of its hour when the machine was busy);
 #   tools (the operator scripts), devices and zswap stay on the stock
-#   kernels, and 6.12-debug leaves params to stock 6.12; the stress
+#   kernels; the stress
 #   group's drain rounds also take writeback's code through every debug
 #   kernel;
 # - 6.12-kcsan (the data-race detector) runs basic and stress, the
 #   groups with the most concurrency.
-groups=${ZCACHE_GROUPS:-basic params devices zswap}
+groups=${ZCACHE_GROUPS:-basic devices zswap}
 groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
 rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-writeback}}
 debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary params}
 debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary writeback}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,stress,canary}
-cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic tools}}
+cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic}}
 cloud_groups_6_12=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic devices}}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
