@@ -881,8 +881,9 @@ put_zcomp:
 }
 
 /*
- * Decompress the object @handle into @page.  The object is copied out of
- * its atomic mapping first: the decompressor may sleep.
+ * Decompress the object @handle into @page.  A compressor that cannot
+ * sleep reads the object in its atomic mapping; one that may sleep (acomp)
+ * gets a copy of it in the context's buffer.
  */
 static int zcache_decompress(unsigned long handle, struct page *page)
 {
@@ -897,15 +898,19 @@ static int zcache_decompress(unsigned long handle, struct page *page)
 	memcpy(&hdr, src, ZCACHE_HDR_SIZE);
 	slen = FIELD_GET(ZCACHE_HDR_LEN, hdr);
 	id = FIELD_GET(ZCACHE_HDR_COMP, hdr);
-	if (slen <= PAGE_SIZE)
-		memcpy(zcomp_cpu_buffer(zc), src + ZCACHE_HDR_SIZE, slen);
-	zcache_pool_unmap(zcache_pool, handle);
-
-	if (slen > PAGE_SIZE || !zcomp_ready(id))
+	if (slen > PAGE_SIZE - ZCACHE_HDR_SIZE || !zcomp_ready(id)) {
+		zcache_pool_unmap(zcache_pool, handle);
 		ret = -EUCLEAN;
-	else
+	} else if (!zcomp_sleepable(zc, id)) {
+		ret = zcomp_decompress(zc, id, src + ZCACHE_HDR_SIZE, slen,
+				       page);
+		zcache_pool_unmap(zcache_pool, handle);
+	} else {
+		memcpy(zcomp_cpu_buffer(zc), src + ZCACHE_HDR_SIZE, slen);
+		zcache_pool_unmap(zcache_pool, handle);
 		ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), slen,
 				       page);
+	}
 	zcomp_cpu_put(zc);
 	return ret;
 }

@@ -3,13 +3,28 @@
  * Per-CPU compression contexts over the crypto API
  *
  * One struct zcomp_cpu per possible CPU holds a mutex, a scratch buffer of
- * two pages and one acomp transform per algorithm in use; the buffer and
- * the transforms exist only while the CPU is online.  A caller takes its
- * CPU's context with zcomp_cpu_get(), which may sleep, and then compresses
- * into the scratch buffer or copies a stored object into it and
- * decompresses from there.  The mutex, not preemption, keeps the context
- * private, so the acomp drivers may sleep and the code is the same on
- * PREEMPT_RT.
+ * two pages and one transform per algorithm in use; the buffer and the
+ * transforms exist only while the CPU is online.  A caller takes its CPU's
+ * context with zcomp_cpu_get(), which may sleep, and then compresses into
+ * the scratch buffer, or decompresses a stored object.  The mutex, not
+ * preemption, keeps the context private, so the acomp drivers may sleep
+ * and the code is the same on PREEMPT_RT.
+ *
+ * Two interfaces of the crypto API, chosen per algorithm when it is first
+ * prepared.  Where the kernel has a synchronous implementation (crypto_comp:
+ * in software, every algorithm zcache knows, on 6.1 and 6.12) and no
+ * asynchronous (hardware) one, zcache calls it directly on buffers, as
+ * zram does on 6.1: the compressor reads the page through a local mapping
+ * and writes the scratch buffer, and decompresses straight from the
+ * allocator's mapping into the page, since it never sleeps.  The acomp
+ * interface over the same compressor costs copies: on 6.1, the scomp layer
+ * copies the input into its per-CPU scratch, compresses into a second
+ * scratch and copies the result out, in each direction (6.12 skips them
+ * for a single lowmem entry only).  An algorithm with an asynchronous
+ * implementation, or one with no crypto_comp at all, goes through acomp,
+ * which may sleep: zcomp_sleepable() tells the caller which it is.
+ * zcomp_prefer_acomp() makes the algorithms prepared afterwards use acomp
+ * all the same, for the self-test and to measure what the copies cost.
  *
  * CPU hotplug, as in mm/zswap.c and drivers/block/zram/zcomp.c: two
  * dynamic multi-instance states of the PREPARE section, whose callbacks
@@ -38,9 +53,10 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/crypto.h>
 #include <linux/error-injection.h>
 #include <linux/export.h>
-#include <linux/crypto.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -54,11 +70,13 @@
  * data structures
  *********************************/
 /**
- * struct zcomp_alg - one algorithm's transform and request on one CPU
- * @tfm:	the acomp transform
- * @req:	its request, reused for every call
+ * struct zcomp_alg - one algorithm's transform on one CPU
+ * @comp:	the synchronous transform, if the algorithm is synchronous
+ * @tfm:	otherwise the acomp transform
+ * @req:	and its request, reused for every call
  */
 struct zcomp_alg {
+	struct crypto_comp *comp;
 	struct crypto_acomp *tfm;
 	struct acomp_req *req;
 };
@@ -100,6 +118,10 @@ static const char * const zcomp_names[ZCOMP_MAX_ALGS] = {
 static struct zcomp_cpu __percpu *zcomp_cpus;
 static DEFINE_MUTEX(zcomp_prepare_lock);
 static unsigned long zcomp_prepared;	/* bitmap of ids, read locklessly */
+/* Ids that use crypto_comp: set before an algorithm's transforms exist */
+static unsigned long zcomp_sync_ids;
+/* zcomp_prefer_acomp(), under zcomp_prepare_lock */
+static bool zcomp_acomp_preferred;
 /* References taken by zcomp_prepare(), under zcomp_prepare_lock */
 static unsigned int zcomp_users[ZCOMP_MAX_ALGS];
 
@@ -152,11 +174,12 @@ EXPORT_SYMBOL_NS_GPL(zcomp_name, ZCACHE_INTERNAL);
  * May load the algorithm's module through the crypto API.
  *
  * Context: process context, may sleep.
- * Return: true if an acomp (or scomp) implementation exists.
+ * Return: true if a synchronous or an acomp implementation exists.
  */
 bool zcomp_available(int id)
 {
-	return crypto_has_acomp(zcomp_name(id), 0, 0);
+	return crypto_has_comp(zcomp_name(id), 0, 0) ||
+	       crypto_has_acomp(zcomp_name(id), 0, 0);
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_available, ZCACHE_INTERNAL);
 
@@ -191,9 +214,12 @@ unsigned int zcomp_nr_contexts(int id)
 
 	if (id < 0 || id >= ZCOMP_MAX_ALGS || !zcomp_cpus)
 		return 0;
-	for_each_possible_cpu(cpu)
-		if (READ_ONCE(per_cpu_ptr(zcomp_cpus, cpu)->alg[id].tfm))
+	for_each_possible_cpu(cpu) {
+		struct zcomp_alg *alg = &per_cpu_ptr(zcomp_cpus, cpu)->alg[id];
+
+		if (READ_ONCE(alg->comp) || READ_ONCE(alg->tfm))
 			n++;
+	}
 	return n;
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_nr_contexts, ZCACHE_INTERNAL);
@@ -201,11 +227,31 @@ EXPORT_SYMBOL_NS_GPL(zcomp_nr_contexts, ZCACHE_INTERNAL);
 /*********************************
  * CPU hotplug callbacks
  *********************************/
+static int zcomp_alg_alloc_sync(struct zcomp_cpu *zc, int id,
+				unsigned int cpu)
+{
+	struct crypto_comp *comp;
+
+	comp = crypto_alloc_comp(zcomp_names[id], 0, 0);
+	if (IS_ERR(comp)) {
+		pr_err("cannot allocate %s for CPU %u (%ld)\n",
+		       zcomp_names[id], cpu, PTR_ERR(comp));
+		return PTR_ERR(comp);
+	}
+	mutex_lock(&zc->lock);
+	WRITE_ONCE(zc->alg[id].comp, comp);
+	mutex_unlock(&zc->lock);
+	return 0;
+}
+
 static int zcomp_alg_alloc(struct zcomp_cpu *zc, int id, unsigned int cpu)
 {
 	struct zcomp_alg *alg = &zc->alg[id];
 	struct crypto_acomp *tfm;
 	struct acomp_req *req;
+
+	if (test_bit(id, &zcomp_sync_ids))
+		return zcomp_alg_alloc_sync(zc, id, cpu);
 
 	tfm = crypto_alloc_acomp_node(zcomp_names[id], 0, 0, cpu_to_node(cpu));
 	if (IS_ERR(tfm)) {
@@ -234,16 +280,21 @@ static void zcomp_alg_free(struct zcomp_cpu *zc, int id)
 {
 	struct zcomp_alg *alg = &zc->alg[id];
 	struct crypto_acomp *tfm;
+	struct crypto_comp *comp;
 	struct acomp_req *req;
 
 	/* Wait for the context's user, then free outside the mutex. */
 	mutex_lock(&zc->lock);
+	comp = alg->comp;
 	tfm = alg->tfm;
 	req = alg->req;
+	WRITE_ONCE(alg->comp, NULL);
 	WRITE_ONCE(alg->tfm, NULL);
 	alg->req = NULL;
 	mutex_unlock(&zc->lock);
 
+	if (comp)
+		crypto_free_comp(comp);
 	if (req)
 		acomp_request_free(req);
 	if (tfm)
@@ -303,14 +354,28 @@ static int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node)
 /*********************************
  * algorithms in use
  *********************************/
+/*
+ * Whether @name has a synchronous implementation to call directly and no
+ * asynchronous one (a hardware offload) that acomp would pick instead.
+ * crypto_has_comp() loaded the algorithm's module if it has one; the
+ * second lookup loads nothing (hardware drivers load by device).
+ */
+static bool zcomp_sync_available(const char *name)
+{
+	return crypto_has_comp(name, 0, 0) &&
+	       !crypto_has_acomp(name, CRYPTO_ALG_ASYNC,
+				 CRYPTO_ALG_ASYNC | CRYPTO_NOLOAD);
+}
+
 /**
  * zcomp_prepare() - take a reference on an algorithm, creating its contexts
  * @id: a valid id
  *
- * The first reference creates a transform of @id on every online CPU;
- * until the last reference is released, every CPU that comes online gets
- * one too.  On failure nothing of the algorithm is left allocated and
- * no reference is taken.
+ * The first reference chooses the interface (see the top of this file)
+ * and creates a transform of @id on every online CPU; until the last
+ * reference is released, every CPU that comes online gets one too.  On
+ * failure nothing of the algorithm is left allocated and no reference is
+ * taken.
  *
  * Context: process context, may sleep; not under cpus_read_lock().
  * Return: 0, or a negative errno from the crypto API.
@@ -325,6 +390,11 @@ int zcomp_prepare(int id)
 	mutex_lock(&zcomp_prepare_lock);
 	if (zcomp_users[id])
 		goto take_ref;
+	/* No transform of @id exists: the callbacks read this from now on. */
+	if (!zcomp_acomp_preferred && zcomp_sync_available(zcomp_names[id]))
+		set_bit(id, &zcomp_sync_ids);
+	else
+		clear_bit(id, &zcomp_sync_ids);
 	ret = cpuhp_state_add_instance(zcomp_algs_state, &zcomp_insts[id].node);
 	if (ret)
 		goto unlock;
@@ -365,6 +435,25 @@ unlock:
 	mutex_unlock(&zcomp_prepare_lock);
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_release, ZCACHE_INTERNAL);
+
+/**
+ * zcomp_prefer_acomp() - use acomp even where a synchronous interface exists
+ * @acomp: true to prefer acomp, false for the default choice
+ *
+ * For the self-test (acomp's path would otherwise not run on a kernel
+ * whose compressors are all synchronous) and to measure what acomp's
+ * copies cost.  It applies to the algorithms whose first reference is
+ * taken afterwards; an algorithm in use keeps its interface.
+ *
+ * Context: process context, may sleep.
+ */
+void zcomp_prefer_acomp(bool acomp)
+{
+	mutex_lock(&zcomp_prepare_lock);
+	zcomp_acomp_preferred = acomp;
+	mutex_unlock(&zcomp_prepare_lock);
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_prefer_acomp, ZCACHE_INTERNAL);
 
 /*********************************
  * per-CPU contexts
@@ -452,32 +541,59 @@ u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc)
 EXPORT_SYMBOL_NS_GPL(zcomp_cpu_buffer, ZCACHE_INTERNAL);
 
 /**
+ * zcomp_sleepable() - whether a context's calls with an algorithm may sleep
+ * @zc: a context taken with zcomp_cpu_get()
+ * @id: a valid id
+ *
+ * A synchronous (crypto_comp) transform never sleeps: zcomp_decompress()
+ * may then read from an atomic mapping.  The answer comes from the
+ * transform that the call would use, so the two cannot disagree.
+ *
+ * Context: the caller holds @zc.
+ * Return: false if @id is ready and synchronous, true otherwise.
+ */
+bool zcomp_sleepable(struct zcomp_cpu *zc, int id)
+{
+	return !zc->alg[id].comp;
+}
+EXPORT_SYMBOL_NS_GPL(zcomp_sleepable, ZCACHE_INTERNAL);
+
+/**
  * zcomp_compress() - compress a page into the context's buffer
  * @zc:   a context taken with zcomp_cpu_get()
  * @id:   a ready algorithm
  * @page: the page to compress
  * @dlen: out: the compressed length
  *
- * Context: the caller holds @zc; may sleep.
+ * Context: the caller holds @zc; may sleep if zcomp_sleepable(@zc, @id).
  * Return: 0, or a negative errno from the algorithm.
  */
 int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 		   unsigned int *dlen)
 {
-	struct acomp_req *req = zc->alg[id].req;
+	struct zcomp_alg *alg = &zc->alg[id];
 	struct scatterlist input, output;
+	const u8 *src;
 	int ret;
 
-	if (WARN_ON_ONCE(!req))	/* @id not prepared: a caller's bug */
+	if (alg->comp) {
+		*dlen = PAGE_SIZE * 2;
+		src = kmap_local_page(page);
+		ret = crypto_comp_compress(alg->comp, src, PAGE_SIZE,
+					   zc->buffer, dlen);
+		kunmap_local(src);
+		return ret;
+	}
+	if (WARN_ON_ONCE(!alg->req))	/* @id not prepared: a caller's bug */
 		return -EINVAL;
 	sg_init_table(&input, 1);
 	sg_set_page(&input, page, PAGE_SIZE, 0);
 	sg_init_one(&output, zc->buffer, PAGE_SIZE * 2);
-	acomp_request_set_params(req, &input, &output, PAGE_SIZE,
+	acomp_request_set_params(alg->req, &input, &output, PAGE_SIZE,
 				 PAGE_SIZE * 2);
 	crypto_init_wait(&zc->wait);
-	ret = crypto_wait_req(crypto_acomp_compress(req), &zc->wait);
-	*dlen = req->dlen;
+	ret = crypto_wait_req(crypto_acomp_compress(alg->req), &zc->wait);
+	*dlen = alg->req->dlen;
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(zcomp_compress, ZCACHE_INTERNAL);
@@ -488,29 +604,41 @@ ALLOW_ERROR_INJECTION(zcomp_compress, ERRNO);
  * zcomp_decompress() - decompress into a page
  * @zc:   a context taken with zcomp_cpu_get()
  * @id:   the ready algorithm the data was compressed with
- * @src:  the compressed data, not in an atomic mapping
+ * @src:  the compressed data; in an atomic mapping only if
+ *        zcomp_sleepable(@zc, @id) is false
  * @slen: its length
  * @page: the page to fill
  *
- * Context: the caller holds @zc; may sleep.
+ * Context: the caller holds @zc; may sleep if zcomp_sleepable(@zc, @id).
  * Return: 0 if exactly one page came out, a negative errno otherwise.
  */
 int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 		     unsigned int slen, struct page *page)
 {
-	struct acomp_req *req = zc->alg[id].req;
+	struct zcomp_alg *alg = &zc->alg[id];
 	struct scatterlist input, output;
+	unsigned int dlen = PAGE_SIZE;
+	u8 *dst;
 	int ret;
 
-	if (WARN_ON_ONCE(!req))	/* @id not prepared: a caller's bug */
-		return -EINVAL;
-	sg_init_one(&input, src, slen);
-	sg_init_table(&output, 1);
-	sg_set_page(&output, page, PAGE_SIZE, 0);
-	acomp_request_set_params(req, &input, &output, slen, PAGE_SIZE);
-	crypto_init_wait(&zc->wait);
-	ret = crypto_wait_req(crypto_acomp_decompress(req), &zc->wait);
-	if (!ret && req->dlen != PAGE_SIZE)
+	if (alg->comp) {
+		dst = kmap_local_page(page);
+		ret = crypto_comp_decompress(alg->comp, src, slen, dst, &dlen);
+		kunmap_local(dst);
+	} else {
+		if (WARN_ON_ONCE(!alg->req))	/* @id not prepared */
+			return -EINVAL;
+		sg_init_one(&input, src, slen);
+		sg_init_table(&output, 1);
+		sg_set_page(&output, page, PAGE_SIZE, 0);
+		acomp_request_set_params(alg->req, &input, &output, slen,
+					 PAGE_SIZE);
+		crypto_init_wait(&zc->wait);
+		ret = crypto_wait_req(crypto_acomp_decompress(alg->req),
+				      &zc->wait);
+		dlen = alg->req->dlen;
+	}
+	if (!ret && dlen != PAGE_SIZE)
 		ret = -EIO;
 	return ret;
 }

@@ -9,7 +9,9 @@
  * before a CPU runs anything and free them after it is dead).  An
  * algorithm's transforms exist from zcomp_prepare() to the matching
  * zcomp_release(): the users count their references, and it is theirs to
- * release an algorithm only when no stored object still needs it.
+ * release an algorithm only when no stored object still needs it.  A
+ * synchronous algorithm is called directly and never sleeps; an
+ * asynchronous one goes through acomp and may (zcomp_sleepable()).
  */
 #ifndef _ZCACHE_ZCOMP_H
 #define _ZCACHE_ZCOMP_H
@@ -31,6 +33,7 @@ const char *zcomp_name(int id);
 bool zcomp_available(int id);
 int zcomp_prepare(int id);
 void zcomp_release(int id);
+void zcomp_prefer_acomp(bool acomp);
 bool zcomp_ready(int id);
 unsigned int zcomp_nr_contexts(int id);
 
@@ -38,6 +41,7 @@ struct zcomp_cpu *zcomp_cpu_get(void);
 void zcomp_cpu_put(struct zcomp_cpu *zc);
 void zcomp_cpu_sync(void);
 u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc);
+bool zcomp_sleepable(struct zcomp_cpu *zc, int id);
 int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 		   unsigned int *dlen);
 int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,

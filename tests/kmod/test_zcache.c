@@ -13,15 +13,19 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <crypto/acompress.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/crypto.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/xarray.h>
 
 #include "../../compress/zcomp.h"
@@ -408,6 +412,36 @@ static void fill_text(u8 *p)
 		p[i] = words[(i * 7 + i / 64) % (sizeof(words) - 1)];
 }
 
+/*
+ * Decompress as zcache does: a synchronous algorithm's object in the
+ * allocator's atomic mapping, where a decompressor that slept would be
+ * reported (CONFIG_DEBUG_ATOMIC_SLEEP, the debug kernels).  The section is
+ * kmap_atomic()'s: on PREEMPT_RT it disables migration, not preemption.
+ */
+static int decompress(struct zcomp_cpu *zc, int id, unsigned int slen,
+		      struct page *dst)
+{
+	bool atomic = !zcomp_sleepable(zc, id);
+	int ret;
+
+	if (atomic) {
+		if (IS_ENABLED(CONFIG_PREEMPT_RT))
+			migrate_disable();
+		else
+			preempt_disable();
+		pagefault_disable();
+	}
+	ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), slen, dst);
+	if (atomic) {
+		pagefault_enable();
+		if (IS_ENABLED(CONFIG_PREEMPT_RT))
+			migrate_enable();
+		else
+			preempt_enable();
+	}
+	return ret;
+}
+
 static int roundtrip(int id, struct page *src, struct page *dst)
 {
 	struct zcomp_cpu *zc;
@@ -418,12 +452,22 @@ static int roundtrip(int id, struct page *src, struct page *dst)
 	ret = zcomp_compress(zc, id, src, &dlen);
 	if (!ret) {
 		memset(page_address(dst), 0x5a, PAGE_SIZE);
-		ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), dlen, dst);
+		ret = decompress(zc, id, dlen, dst);
 	}
 	zcomp_cpu_put(zc);
 	if (ret)
 		return ret;
 	return memcmp(page_address(src), page_address(dst), PAGE_SIZE) ? -EIO : 0;
+}
+
+/* Whether zcomp should call @id's synchronous interface (zcomp.c's rule) */
+static bool expect_sync(int id)
+{
+	const char *name = zcomp_name(id);
+
+	return crypto_has_comp(name, 0, 0) &&
+	       !crypto_has_acomp(name, CRYPTO_ALG_ASYNC,
+				 CRYPTO_ALG_ASYNC | CRYPTO_NOLOAD);
 }
 
 /* The compressors this test holds a reference on */
@@ -432,6 +476,7 @@ static unsigned long held;
 static void check_compressor(int id, struct page *src, struct page *dst)
 {
 	struct zcomp_cpu *zc;
+	bool sync;
 	int ret;
 
 	ret = zcomp_prepare(id);
@@ -440,6 +485,15 @@ static void check_compressor(int id, struct page *src, struct page *dst)
 		return;
 	held |= BIT(id);
 	ZC_FAIL_IF(!zcomp_ready(id));
+	/*
+	 * An algorithm with a synchronous implementation (all of them on
+	 * 6.1 and 6.12) and no asynchronous one is called directly, without
+	 * acomp's copies.  (The rule's lookups allocate: not under @zc.)
+	 */
+	sync = expect_sync(id);
+	zc = zcomp_cpu_get();
+	ZC_FAIL_IF(zcomp_sleepable(zc, id) == sync);
+	zcomp_cpu_put(zc);
 
 	fill_text(page_address(src));
 	ZC_FAIL_IF(roundtrip(id, src, dst));
@@ -451,7 +505,7 @@ static void check_compressor(int id, struct page *src, struct page *dst)
 	/* Garbage must fail cleanly, not crash or fill the page. */
 	zc = zcomp_cpu_get();
 	get_random_bytes(zcomp_cpu_buffer(zc), 200);
-	ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), 200, dst);
+	ret = decompress(zc, id, 200, dst);
 	zcomp_cpu_put(zc);
 	ZC_FAIL_IF(!ret);
 }
@@ -510,12 +564,14 @@ static void check_incompressible_estimate(struct page *src)
 
 /*
  * An algorithm nobody uses: its contexts come with the first reference,
- * stay while any is held, go with the last, and come back with a new one.
+ * stay while any is held, go with the last, and come back with a new one,
+ * through acomp if zcomp is asked to prefer it.
  */
 static void check_prepare_release(struct page *src, struct page *dst)
 {
 	unsigned int online = num_online_cpus();
-	int id;
+	struct zcomp_cpu *zc;
+	int id, ret;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && !zcomp_ready(id) &&
@@ -545,8 +601,23 @@ static void check_prepare_release(struct page *src, struct page *dst)
 	ZC_FAIL_IF(roundtrip(id, src, dst));
 	zcomp_release(id);
 	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
-	pr_info("    # %s: contexts on %u CPUs, then none\n", zcomp_name(id),
-		online);
+
+	/* Once more through acomp, which zcache uses only where it must. */
+	zcomp_prefer_acomp(true);
+	ret = zcomp_prepare(id);
+	zcomp_prefer_acomp(false);
+	ZC_FAIL_IF(ret);
+	if (!ret) {
+		ZC_FAIL_IF(zcomp_nr_contexts(id) != online);
+		zc = zcomp_cpu_get();
+		ZC_FAIL_IF(!zcomp_sleepable(zc, id));
+		zcomp_cpu_put(zc);
+		ZC_FAIL_IF(roundtrip(id, src, dst));
+		zcomp_release(id);
+	}
+	ZC_FAIL_IF(zcomp_nr_contexts(id) != 0);
+	pr_info("    # %s: contexts on %u CPUs, then none; acomp too\n",
+		zcomp_name(id), online);
 }
 
 /*
