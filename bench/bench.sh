@@ -102,7 +102,8 @@ first_stock=$(for line in $kernels; do case $line in *-cloud) ;; *) echo "$line"
 profile_funcs="zswap_frontswap_store zswap_frontswap_load zswap_store zswap_load"
 profile_funcs="$profile_funcs zcache_store zcache_load zswap_compress zswap_decompress"
 profile_funcs="$profile_funcs zcomp_compress zcomp_decompress zcomp_looks_incompressible"
-profile_funcs="$profile_funcs lz4_scompress lz4_sdecompress zs_malloc zs_map_object"
+profile_funcs="$profile_funcs lz4_scompress lz4_sdecompress lz4_compress_crypto"
+profile_funcs="$profile_funcs lz4_decompress_crypto zs_malloc zs_map_object"
 profile_funcs="$profile_funcs xa_ext_replace xa_ext_erase xa_store xa_erase"
 
 disk_opts() {

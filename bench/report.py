@@ -104,9 +104,10 @@ def parse_profiles(workdir):
 # steps, then what both call.
 PROFILE_ORDER = ["zswap_frontswap_store", "zswap_store", "zcache_store",
                  "zcomp_looks_incompressible", "zswap_compress", "zcomp_compress",
-                 "lz4_scompress", "zs_malloc", "xa_ext_replace", "xa_store",
+                 "lz4_scompress", "lz4_compress_crypto", "zs_malloc", "xa_ext_replace", "xa_store",
                  "zswap_frontswap_load", "zswap_load", "zcache_load", "zswap_decompress",
-                 "zcomp_decompress", "lz4_sdecompress", "zs_map_object", "xa_ext_erase",
+                 "zcomp_decompress", "lz4_sdecompress", "lz4_decompress_crypto",
+                 "zs_map_object", "xa_ext_erase",
                  "xa_erase"]
 
 
