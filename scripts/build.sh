@@ -7,10 +7,13 @@
 # several kernels, or of several work trees, never share objects), builds zcache.ko and test_zcache.ko there
 # with W=1, plus the static guest programs, and prints that directory.
 # The compiler's output is kept in build.log; any warning fails the build.
+# A trixie kernel's build runs in the trixie build root (BUILD_ROOT in the
+# env file; scripts/trixie-root.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 envfile=${1:?envfile}
+BUILD_ROOT=
 . "$envfile"
 out=$ZCACHE_CACHE/build/$KVER-$(printf %s "$ZCACHE_TOP" | sha256sum | cut -c1-8)
 rm -rf "$out"
@@ -18,7 +21,9 @@ mkdir -p "$out/src"
 (cd "$ZCACHE_TOP" && tar -cf - Kbuild Makefile dkms.conf debian/changelog ./*.c ./*.h attach compress tests/kmod) |
 	tar -xf - -C "$out/src"
 
-if ! make -C "$KDIR" M="$out/src" W=1 modules > "$out/build.log" 2>&1; then
+run=()
+[ -z "$BUILD_ROOT" ] || run=("$ZCACHE_TOP/scripts/trixie-root.sh" --run "$out/src")
+if ! "${run[@]}" make -C "$KDIR" M="$out/src" W=1 modules > "$out/build.log" 2>&1; then
 	cat "$out/build.log" >&2
 	die "module build for $KVER failed"
 fi

@@ -20,6 +20,40 @@ apt_ready() {
 	fi
 }
 
+# Debian 13 (trixie) packages, for downloads only: a private apt
+# configuration under the cache, so nothing of trixie reaches the host's
+# own sources or lists.  Run apt-get or apt-cache with "${TRIXIE_APT[@]}".
+TRIXIE_APT_DIR=$ZCACHE_CACHE/apt-trixie
+TRIXIE_APT=(-o "Dir::Etc::SourceList=$TRIXIE_APT_DIR/sources.list"
+	-o "Dir::Etc::SourceParts=-" -o "Dir::State::Lists=$TRIXIE_APT_DIR/lists"
+	-o "Dir::State::status=$TRIXIE_APT_DIR/status"
+	-o "Dir::Cache=$TRIXIE_APT_DIR/cache")
+
+trixie_apt_ready() {
+	local d=$TRIXIE_APT_DIR m=http://deb.debian.org/debian
+	[ -f "$d/ready" ] && return 0
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	# (once, whoever comes first; the others wait for it)
+	exec 8> "$d/ready.lock"
+	flock 8
+	if [ -f "$d/ready" ]; then
+		flock -u 8
+		return 0
+	fi
+	: > "$d/status"
+	cat > "$d/sources.list" <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m trixie main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m trixie-updates main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m trixie-backports main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security trixie-security main
+SRC
+	log "apt-get update (trixie, private lists)"
+	apt-get "${TRIXIE_APT[@]}" update -qq >&2 ||
+		die "apt-get update of trixie's suites failed"
+	touch "$d/ready"
+	flock -u 8
+}
+
 # apt-get install, its chatter kept in $ZCACHE_CACHE/apt.log
 apt_install() {
 	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
@@ -77,5 +111,6 @@ need_host_tools() {
 	need_pkgs qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static \
 		cpio:cpio depmod:kmod gcc:gcc make:make \
 		/usr/lib/x86_64-linux-gnu/libc.a:libc6-dev xz:xz-utils \
-		/usr/include/gelf.h:libelf-dev bc:bc pahole:dwarves
+		/usr/include/gelf.h:libelf-dev bc:bc pahole:dwarves \
+		debootstrap:debootstrap
 }
