@@ -105,7 +105,7 @@ void xa_ext_init(struct xa_ext *xe, const struct xa_ext_occupancy *occ)
 	xe->occ = occ;
 	xe->young = 0;
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_init, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_init, ZCACHE_NS);
 
 /**
  * xa_ext_destroy() - free what is left of an index that holds no entry
@@ -123,7 +123,7 @@ void xa_ext_destroy(struct xa_ext *xe)
 		return;
 	xa_destroy(&xe->xa);
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_destroy, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_destroy, ZCACHE_NS);
 
 /**
  * xa_ext_reserve() - make sure a slot exists before its entry is ready
@@ -152,7 +152,7 @@ int xa_ext_reserve(struct xa_ext *xe, unsigned long index, gfp_t gfp)
 
 	return xas_error(&xas);
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_reserve, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_reserve, ZCACHE_NS);
 /* fail_function may make it fail: the store is refused before compressing. */
 ALLOW_ERROR_INJECTION(xa_ext_reserve, ERRNO);
 
@@ -214,7 +214,7 @@ int xa_ext_replace(struct xa_ext *xe, unsigned long index, void *entry,
 
 	return xas_error(&xas);
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_replace, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_replace, ZCACHE_NS);
 /* fail_function may make it fail: the caller's -ENOMEM path. */
 ALLOW_ERROR_INJECTION(xa_ext_replace, ERRNO);
 
@@ -256,7 +256,7 @@ void *xa_ext_remove(struct xa_ext *xe, unsigned long index)
 {
 	return __xa_ext_remove(xe, index, true);
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_remove, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_remove, ZCACHE_NS);
 
 /**
  * xa_ext_erase() - erase an entry, taking the lock only if there is one
@@ -274,7 +274,7 @@ void *xa_ext_erase(struct xa_ext *xe, unsigned long index)
 		return NULL;
 	return __xa_ext_remove(xe, index, false);
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_erase, ZCACHE_NS);
 
 /**
  * xa_ext_drain() - erase every entry, handing each to @release
@@ -327,7 +327,7 @@ unsigned long xa_ext_drain(struct xa_ext *xe,
 	xas_unlock(&xas);
 	return erased;
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_drain, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_drain, ZCACHE_NS);
 
 /* Levels of a tree that indexes an unsigned long */
 #define XA_EXT_MAX_LEVELS	DIV_ROUND_UP(BITS_PER_LONG, XA_CHUNK_SHIFT)
@@ -377,7 +377,7 @@ unsigned long xa_ext_count_nodes(struct xa_ext *xe)
 	rcu_read_unlock();
 	return nodes;
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_count_nodes, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_count_nodes, ZCACHE_NS);
 
 /* The first entry marked @mark (XA_PRESENT: any) from *@index on, wrapping */
 static void *xa_ext_find_wrap(struct xa_ext *xe, unsigned long *index,
@@ -411,7 +411,7 @@ void *xa_ext_find_from(struct xa_ext *xe, unsigned long *index)
 {
 	return xa_ext_find_wrap(xe, index, XA_PRESENT);
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_find_from, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_find_from, ZCACHE_NS);
 
 /**
  * xa_ext_find_old() - the next old entry, from a cursor on
@@ -442,7 +442,7 @@ void *xa_ext_find_old(struct xa_ext *xe, unsigned long *index)
 	xa_unlock(&xe->xa);
 	return NULL;
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_find_old, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_find_old, ZCACHE_NS);
 
 /**
  * xa_ext_make_young() - give an entry a second chance
@@ -465,7 +465,7 @@ bool xa_ext_make_young(struct xa_ext *xe, unsigned long index, void *entry)
 	xas_unlock(&xas);
 	return found;
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_make_young, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_make_young, ZCACHE_NS);
 
 /**
  * xa_ext_remove_entry() - erase an entry if it is still the one expected
@@ -491,4 +491,4 @@ bool xa_ext_remove_entry(struct xa_ext *xe, unsigned long index,
 	xas_unlock(&xas);
 	return found;
 }
-EXPORT_SYMBOL_NS_GPL(xa_ext_remove_entry, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(xa_ext_remove_entry, ZCACHE_NS);

@@ -215,6 +215,23 @@ MODULE_PARM_DESC(drain,
 #define ZCACHE_HDR_COMP		GENMASK(15, 13)
 #define ZCACHE_HDR_SIZE		sizeof(u16)
 
+/* The pool reads an object's length from its header. */
+static size_t zcache_obj_len(const void *head)
+{
+	u16 hdr;
+
+	memcpy(&hdr, head, ZCACHE_HDR_SIZE);
+	return ZCACHE_HDR_SIZE + FIELD_GET(ZCACHE_HDR_LEN, hdr);
+}
+
+/* The header goes in the compressor's headroom (zcache_compress()). */
+static_assert(ZCACHE_HDR_SIZE <= ZCOMP_HEADROOM);
+
+static const struct zcache_pool_layout zcache_obj_layout = {
+	.head = ZCACHE_HDR_SIZE,
+	.len = zcache_obj_len,
+};
+
 /**
  * struct zcache_tree - what zcache holds for one swap type
  * @index:	swap offset -> entry
@@ -390,7 +407,6 @@ static long zcache_comp_objects(int id)
 static int zcache_object_comp(unsigned long handle)
 {
 	unsigned long held = READ_ONCE(zcache_comp_held);
-	const u8 *obj;
 	u16 hdr;
 
 	/*
@@ -402,9 +418,7 @@ static int zcache_object_comp(unsigned long handle)
 	 */
 	if (likely(hweight_long(held) == 1))
 		return __ffs(held);
-	obj = zcache_pool_map(zcache_pool, handle, false);
-	memcpy(&hdr, obj, ZCACHE_HDR_SIZE);
-	zcache_pool_unmap(zcache_pool, handle);
+	zcache_pool_read_head(zcache_pool, handle, &hdr);
 	return FIELD_GET(ZCACHE_HDR_COMP, hdr);
 }
 
@@ -824,7 +838,7 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	const u8 *src;
 	bool random;
 	int id, ret;
-	u8 *dst;
+	u8 *obj;
 	u16 hdr;
 
 	zc = zcomp_cpu_get();
@@ -852,7 +866,7 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	}
 
 	ret = zcache_pool_malloc(zcache_pool, ZCACHE_HDR_SIZE + dlen,
-				 ZCACHE_GFP_OBJECT, handle);
+				 ZCACHE_GFP_OBJECT, page_to_nid(page), handle);
 	if (ret) {
 		zcache_stat_inc(ret == -ENOSPC ? ZCACHE_REJECT_COMPRESS_POOR :
 						 ZCACHE_REJECT_ALLOC_FAIL);
@@ -868,11 +882,11 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 		goto put_zcomp;
 	}
 
+	/* The header goes in front of the data: one piece, one copy. */
 	hdr = FIELD_PREP(ZCACHE_HDR_LEN, dlen) | FIELD_PREP(ZCACHE_HDR_COMP, id);
-	dst = zcache_pool_map(zcache_pool, *handle, true);
-	memcpy(dst, &hdr, ZCACHE_HDR_SIZE);
-	memcpy(dst + ZCACHE_HDR_SIZE, zcomp_cpu_buffer(zc), dlen);
-	zcache_pool_unmap(zcache_pool, *handle);
+	obj = zcomp_cpu_buffer(zc) + ZCOMP_HEADROOM - ZCACHE_HDR_SIZE;
+	memcpy(obj, &hdr, ZCACHE_HDR_SIZE);
+	zcache_pool_write(zcache_pool, *handle, obj, ZCACHE_HDR_SIZE + dlen);
 	this_cpu_inc(zcache_comp_count.objects[id]);
 
 put_zcomp:
@@ -881,36 +895,47 @@ put_zcomp:
 }
 
 /*
- * Decompress the object @handle into @page.  A compressor that cannot
- * sleep reads the object in its atomic mapping; one that may sleep (acomp)
- * gets a copy of it in the context's buffer.
+ * Decompress the object @handle into @page.  The compressor reads the
+ * object where the allocator gives it (in place, or in the context's
+ * buffer for one that spans two of its pages) if it cannot sleep, or if
+ * the allocator lets its readers sleep (7.3's zsmalloc); otherwise
+ * (acomp under 6.1's and 6.12's atomic mapping) it gets a copy of the
+ * object in the context's buffer.
  */
 static int zcache_decompress(unsigned long handle, struct page *page)
 {
 	struct zcomp_cpu *zc;
-	unsigned int slen;
-	const u8 *src;
+	const u8 *obj;
+	size_t len;
 	int id, ret;
+	u8 *buf;
 	u16 hdr;
 
 	zc = zcomp_cpu_get();
-	src = zcache_pool_map(zcache_pool, handle, false);
-	memcpy(&hdr, src, ZCACHE_HDR_SIZE);
-	slen = FIELD_GET(ZCACHE_HDR_LEN, hdr);
-	id = FIELD_GET(ZCACHE_HDR_COMP, hdr);
-	if (slen > PAGE_SIZE - ZCACHE_HDR_SIZE || !zcomp_ready(id)) {
-		zcache_pool_unmap(zcache_pool, handle);
+	buf = zcomp_cpu_buffer(zc);
+	obj = zcache_pool_read_begin(zcache_pool, handle, buf, &len);
+	if (!obj) {
 		ret = -EUCLEAN;
-	} else if (!zcomp_sleepable(zc, id)) {
-		ret = zcomp_decompress(zc, id, src + ZCACHE_HDR_SIZE, slen,
-				       page);
-		zcache_pool_unmap(zcache_pool, handle);
-	} else {
-		memcpy(zcomp_cpu_buffer(zc), src + ZCACHE_HDR_SIZE, slen);
-		zcache_pool_unmap(zcache_pool, handle);
-		ret = zcomp_decompress(zc, id, zcomp_cpu_buffer(zc), slen,
-				       page);
+		goto put_zcomp;
 	}
+	memcpy(&hdr, obj, ZCACHE_HDR_SIZE);
+	id = FIELD_GET(ZCACHE_HDR_COMP, hdr);
+	if (!zcomp_ready(id)) {
+		zcache_pool_read_end(zcache_pool, handle, len, obj);
+		ret = -EUCLEAN;
+	} else if (!zcomp_sleepable(zc, id) ||
+		   zcache_pool_read_may_sleep(zcache_pool)) {
+		ret = zcomp_decompress(zc, id, obj + ZCACHE_HDR_SIZE,
+				       len - ZCACHE_HDR_SIZE, page);
+		zcache_pool_read_end(zcache_pool, handle, len, obj);
+	} else {
+		if (obj != buf)
+			memcpy(buf, obj, len);
+		zcache_pool_read_end(zcache_pool, handle, len, obj);
+		ret = zcomp_decompress(zc, id, buf + ZCACHE_HDR_SIZE,
+				       len - ZCACHE_HDR_SIZE, page);
+	}
+put_zcomp:
 	zcomp_cpu_put(zc);
 	return ret;
 }
@@ -1378,7 +1403,8 @@ static int __init zcache_init(void)
 		       zcomp_name(zcache_comp_id), ret);
 		goto unlock_params;
 	}
-	zcache_pool = zcache_pool_create(zcache_allocator, KBUILD_MODNAME);
+	zcache_pool = zcache_pool_create(zcache_allocator, KBUILD_MODNAME,
+					 &zcache_obj_layout);
 	if (!zcache_pool) {
 		pr_err("cannot create a %s pool\n", zcache_allocator);
 		ret = -ENOMEM;

@@ -67,6 +67,9 @@
 #include <linux/writeback.h>
 
 #include "compat.h"
+#if ZCACHE_ATTACH_ZSWAP_CALLS
+#include <linux/zswap.h>	/* (6.5 on: the prototypes the hooks match) */
+#endif
 #include "../zcache.h"
 
 /*********************************
@@ -323,39 +326,59 @@ static bool zcache_zswap_store(struct folio *folio)
  * Its slots were written before zcache opened, so zcache holds none of
  * them; if it did, the read fails instead.
  *
- * Returning true without marking the folio uptodate fails the read (the
- * fault gets SIGBUS), which beats reading a swap slot that was never
- * written.  A swap cache load is exclusive, as zswap's: the entry goes,
- * and the folio is dirtied so that it is written out again if needed.
- * All of it runs inside the SRCU section: marking a folio dirty may take
- * a sleeping lock on PREEMPT_RT (see zcache_swap_readpage() for 6.1).
+ * A failed read leaves the folio without uptodate (the fault gets
+ * SIGBUS), which beats reading a swap slot that was never written.  A
+ * swap cache load is exclusive, as zswap's: the entry goes, and the folio
+ * is dirtied so that it is written out again if needed.  All of it runs
+ * inside the SRCU section: marking a folio dirty may take a sleeping lock
+ * on PREEMPT_RT (see zcache_swap_readpage() for 6.1).
+ *
+ * Return: 0 if the folio was filled, -ENOENT if the disk has the data, or
+ * another negative errno if the read failed.
  */
-static bool zcache_zswap_load(struct folio *folio)
+static int zcache_zswap_fill(struct folio *folio)
 {
 	swp_entry_t swp = folio->swap;
 	bool swapcache = folio_test_swapcache(folio);
-	bool done = true;
 	int idx, ret;
 
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	if (folio_test_large(folio)) {
-		done = WARN_ONCE(zcache_holds_any(swp, folio_nr_pages(folio)),
-				 pr_fmt("a large folio swapped in over slots zcache holds\n"));
+		ret = WARN_ONCE(zcache_holds_any(swp, folio_nr_pages(folio)),
+				pr_fmt("a large folio swapped in over slots zcache holds\n")) ?
+		      -EINVAL : -ENOENT;
 		goto unlock;
 	}
 	ret = zcache_core->load(swp_type(swp), swp_offset(swp),
 				folio_page(folio, 0), swapcache);
-	if (ret) {
-		done = ret != -ENOENT;
+	if (ret)
 		goto unlock;
-	}
 	if (swapcache)
 		folio_mark_dirty(folio);
 	folio_mark_uptodate(folio);
 unlock:
 	srcu_read_unlock(&zcache_attach_srcu, idx);
-	return done;
+	return ret;
 }
+
+#ifdef ZCACHE_ZSWAP_LOAD_UNLOCKS
+/* zswap_load() unlocks the folio unless the disk has the data. */
+static int zcache_zswap_load(struct folio *folio)
+{
+	int ret = zcache_zswap_fill(folio);
+
+	if (ret == -ENOENT)
+		return ret;
+	folio_unlock(folio);
+	return ret ? -EIO : 0;
+}
+#else
+/* true: the caller unlocks the folio, filled or not. */
+static bool zcache_zswap_load(struct folio *folio)
+{
+	return zcache_zswap_fill(folio) != -ENOENT;
+}
+#endif
 
 static void zcache_zswap_invalidate(swp_entry_t swp)
 {
@@ -375,6 +398,15 @@ static bool zcache_zswap_never_enabled(void)
 {
 	return false;
 }
+
+/*
+ * A redirect is not type checked: the compiler checks each target against
+ * the prototype the swap core calls (zswap_load()'s changed in 7.3).
+ */
+static_assert(__same_type(&zcache_zswap_store, &zswap_store));
+static_assert(__same_type(&zcache_zswap_load, &zswap_load));
+static_assert(__same_type(&zcache_zswap_invalidate, &zswap_invalidate));
+static_assert(__same_type(&zcache_zswap_never_enabled, &zswap_never_enabled));
 
 /* zswap_invalidate(swp): the slots zcache holds are zcache's to free. */
 static bool zcache_owns_swp(struct pt_regs *regs)
@@ -1428,6 +1460,40 @@ void zcache_swapcache_delete(struct folio *folio)
 	if (!WARN_ON_ONCE(!zcache_swapcache_ready()))
 		zcache_call_delete_from_swap_cache(folio);
 }
+
+/**
+ * zcache_swapcache_write() - write a swap cache folio to its swap device
+ * @folio: a locked, uptodate folio in the swap cache
+ *
+ * Through the swap address space's writepage (swap_writepage()), as
+ * pageout() writes: a slot no page table refers to any more is freed
+ * instead, a zero-filled page goes to 6.12's zeromap, and a memory cgroup
+ * whose zswap.writeback is 0 keeps the folio in memory, dirty.  The store
+ * hook it calls must refuse the folio (zcache's writeback task is known to
+ * the core); by the swap-core method the kernel's swap_writepage() runs
+ * unredirected, as this call comes from zcache's own text.  The folio is
+ * unlocked on return.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 if the folio's write was submitted (a device error reported
+ * later leaves it dirty in the swap cache) or its slot freed; 1 if it
+ * stays in memory, dirty; a negative errno if it could not be submitted.
+ */
+int zcache_swapcache_write(struct folio *folio)
+{
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+	};
+	int ret;
+
+	ret = folio_mapping(folio)->a_ops->writepage(&folio->page, &wbc);
+	if (ret == AOP_WRITEPAGE_ACTIVATE) {
+		folio_unlock(folio);
+		return 1;
+	}
+	return ret;
+}
+
 #else	/* !ZCACHE_SWAPCACHE_CALLS */
 static void zcache_calls_set_up(void)
 {
@@ -1472,40 +1538,13 @@ enum zcache_slot zcache_swapcache_slot(swp_entry_t swp)
 void zcache_swapcache_delete(struct folio *folio)
 {
 }
-#endif	/* ZCACHE_SWAPCACHE_CALLS */
 
-/**
- * zcache_swapcache_write() - write a swap cache folio to its swap device
- * @folio: a locked, uptodate folio in the swap cache
- *
- * Through the swap address space's writepage (swap_writepage()), as
- * pageout() writes: a slot no page table refers to any more is freed
- * instead, a zero-filled page goes to 6.12's zeromap, and a memory cgroup
- * whose zswap.writeback is 0 keeps the folio in memory, dirty.  The store
- * hook it calls must refuse the folio (zcache's writeback task is known to
- * the core); by the swap-core method the kernel's swap_writepage() runs
- * unredirected, as this call comes from zcache's own text.  The folio is
- * unlocked on return.
- *
- * Context: process context, may sleep.
- * Return: 0 if the folio's write was submitted (a device error reported
- * later leaves it dirty in the swap cache) or its slot freed; 1 if it
- * stays in memory, dirty; a negative errno if it could not be submitted.
- */
 int zcache_swapcache_write(struct folio *folio)
 {
-	struct writeback_control wbc = {
-		.sync_mode = WB_SYNC_NONE,
-	};
-	int ret;
-
-	ret = folio_mapping(folio)->a_ops->writepage(&folio->page, &wbc);
-	if (ret == AOP_WRITEPAGE_ACTIVATE) {
-		folio_unlock(folio);
-		return 1;
-	}
-	return ret;
+	folio_unlock(folio);
+	return -EOPNOTSUPP;
 }
+#endif	/* ZCACHE_SWAPCACHE_CALLS */
 
 /*********************************
  * shrinker registration

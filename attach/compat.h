@@ -32,6 +32,18 @@
 #define ZCACHE_ATTACH_ZSWAP_CALLS	0
 #endif
 
+/*
+ * zswap_load()'s contract.  Up to 6.12 it returns bool, and the swap core
+ * unlocks the folio after true (filled, or failed without uptodate).
+ * Later kernels (7.3) have it return int and unlock the folio itself,
+ * except on -ENOENT (read it from disk), which leaves it locked.  The
+ * prototype is the only sign of the change, and a redirect is not type
+ * checked: Kbuild's feature test reads it in linux/zswap.h.
+ */
+#ifdef ZCACHE_HAVE_ZSWAP_LOAD_INT
+#define ZCACHE_ZSWAP_LOAD_UNLOCKS
+#endif
+
 /* The instruction pointer setter was renamed in 6.8. */
 #ifdef ftrace_regs_set_instruction_pointer
 #define zcache_set_ip(fregs, ip) ftrace_regs_set_instruction_pointer(fregs, ip)

@@ -22,7 +22,10 @@
  * scratch and copies the result out, in each direction (6.12 skips them
  * for a single lowmem entry only).  An algorithm with an asynchronous
  * implementation, or one with no crypto_comp at all, goes through acomp,
- * which may sleep: zcomp_sleepable() tells the caller which it is.
+ * which may sleep: zcomp_sleepable() tells the caller which it is.  Later
+ * kernels (7.3) have no crypto_comp: there every algorithm goes through
+ * acomp, which takes the data where it lies (a single-page source, a
+ * virtual address) and copies nothing.
  * zcomp_prefer_acomp() makes the algorithms prepared afterwards use acomp
  * all the same, for the self-test and to measure what the copies cost.
  *
@@ -132,6 +135,71 @@ static struct zcomp_inst zcomp_insts[ZCOMP_MAX_ALGS];
 static struct hlist_node zcomp_buffers_node;
 
 /*********************************
+ * the synchronous interface
+ *********************************/
+/*
+ * crypto_comp is gone from later kernels (7.3 has none; Kbuild's feature
+ * test ZCACHE_HAVE_CRYPTO_COMP): there no algorithm is synchronous to
+ * zcache, and every one goes through acomp.
+ */
+#ifdef ZCACHE_HAVE_CRYPTO_COMP
+static bool zcomp_sync_exists(const char *name)
+{
+	return crypto_has_comp(name, 0, 0);
+}
+
+static struct crypto_comp *zcomp_sync_alloc(const char *name)
+{
+	return crypto_alloc_comp(name, 0, 0);
+}
+
+static void zcomp_sync_free(struct crypto_comp *comp)
+{
+	crypto_free_comp(comp);
+}
+
+static int zcomp_sync_compress(struct crypto_comp *comp, const u8 *src,
+			       unsigned int slen, u8 *dst, unsigned int *dlen)
+{
+	return crypto_comp_compress(comp, src, slen, dst, dlen);
+}
+
+static int zcomp_sync_decompress(struct crypto_comp *comp, const u8 *src,
+				 unsigned int slen, u8 *dst,
+				 unsigned int *dlen)
+{
+	return crypto_comp_decompress(comp, src, slen, dst, dlen);
+}
+#else
+static bool zcomp_sync_exists(const char *name)
+{
+	return false;
+}
+
+static struct crypto_comp *zcomp_sync_alloc(const char *name)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static void zcomp_sync_free(struct crypto_comp *comp)
+{
+}
+
+static int zcomp_sync_compress(struct crypto_comp *comp, const u8 *src,
+			       unsigned int slen, u8 *dst, unsigned int *dlen)
+{
+	return -EOPNOTSUPP;
+}
+
+static int zcomp_sync_decompress(struct crypto_comp *comp, const u8 *src,
+				 unsigned int slen, u8 *dst,
+				 unsigned int *dlen)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*********************************
  * algorithms
  *********************************/
 /**
@@ -150,7 +218,7 @@ int zcomp_lookup(const char *name)
 			return id;
 	return -EINVAL;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_lookup, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_lookup, ZCACHE_NS);
 
 /**
  * zcomp_name() - the name of an algorithm id
@@ -165,7 +233,7 @@ const char *zcomp_name(int id)
 		return "?";
 	return zcomp_names[id];
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_name, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_name, ZCACHE_NS);
 
 /**
  * zcomp_available() - whether the kernel offers an algorithm
@@ -178,10 +246,10 @@ EXPORT_SYMBOL_NS_GPL(zcomp_name, ZCACHE_INTERNAL);
  */
 bool zcomp_available(int id)
 {
-	return crypto_has_comp(zcomp_name(id), 0, 0) ||
+	return zcomp_sync_exists(zcomp_name(id)) ||
 	       crypto_has_acomp(zcomp_name(id), 0, 0);
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_available, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_available, ZCACHE_NS);
 
 /**
  * zcomp_ready() - whether an algorithm's contexts exist on every online CPU
@@ -195,7 +263,7 @@ bool zcomp_ready(int id)
 {
 	return test_bit(id, &zcomp_prepared);
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_ready, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_ready, ZCACHE_NS);
 
 /**
  * zcomp_nr_contexts() - on how many CPUs an algorithm has a transform
@@ -222,7 +290,7 @@ unsigned int zcomp_nr_contexts(int id)
 	}
 	return n;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_nr_contexts, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_nr_contexts, ZCACHE_NS);
 
 /*********************************
  * CPU hotplug callbacks
@@ -232,7 +300,7 @@ static int zcomp_alg_alloc_sync(struct zcomp_cpu *zc, int id,
 {
 	struct crypto_comp *comp;
 
-	comp = crypto_alloc_comp(zcomp_names[id], 0, 0);
+	comp = zcomp_sync_alloc(zcomp_names[id]);
 	if (IS_ERR(comp)) {
 		pr_err("cannot allocate %s for CPU %u (%ld)\n",
 		       zcomp_names[id], cpu, PTR_ERR(comp));
@@ -294,7 +362,7 @@ static void zcomp_alg_free(struct zcomp_cpu *zc, int id)
 	mutex_unlock(&zc->lock);
 
 	if (comp)
-		crypto_free_comp(comp);
+		zcomp_sync_free(comp);
 	if (req)
 		acomp_request_free(req);
 	if (tfm)
@@ -357,12 +425,12 @@ static int zcomp_cpu_dead(unsigned int cpu, struct hlist_node *node)
 /*
  * Whether @name has a synchronous implementation to call directly and no
  * asynchronous one (a hardware offload) that acomp would pick instead.
- * crypto_has_comp() loaded the algorithm's module if it has one; the
+ * zcomp_sync_exists() loaded the algorithm's module if it has one; the
  * second lookup loads nothing (hardware drivers load by device).
  */
 static bool zcomp_sync_available(const char *name)
 {
-	return crypto_has_comp(name, 0, 0) &&
+	return zcomp_sync_exists(name) &&
 	       !crypto_has_acomp(name, CRYPTO_ALG_ASYNC,
 				 CRYPTO_ALG_ASYNC | CRYPTO_NOLOAD);
 }
@@ -407,7 +475,7 @@ unlock:
 	mutex_unlock(&zcomp_prepare_lock);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_prepare, ZCACHE_NS);
 /* fail_function may make it fail: the compressor switch is refused. */
 ALLOW_ERROR_INJECTION(zcomp_prepare, ERRNO);
 
@@ -434,7 +502,7 @@ void zcomp_release(int id)
 unlock:
 	mutex_unlock(&zcomp_prepare_lock);
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_release, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_release, ZCACHE_NS);
 
 /**
  * zcomp_prefer_acomp() - use acomp even where a synchronous interface exists
@@ -453,7 +521,7 @@ void zcomp_prefer_acomp(bool acomp)
 	zcomp_acomp_preferred = acomp;
 	mutex_unlock(&zcomp_prepare_lock);
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_prefer_acomp, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_prefer_acomp, ZCACHE_NS);
 
 /*********************************
  * per-CPU contexts
@@ -487,7 +555,7 @@ struct zcomp_cpu *zcomp_cpu_get(void)
 		mutex_unlock(&zc->lock);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_cpu_get, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_get, ZCACHE_NS);
 
 /**
  * zcomp_cpu_put() - release a context taken with zcomp_cpu_get()
@@ -499,7 +567,7 @@ void zcomp_cpu_put(struct zcomp_cpu *zc)
 {
 	mutex_unlock(&zc->lock);
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_put, ZCACHE_NS);
 
 /**
  * zcomp_cpu_sync() - wait for every context's current holder
@@ -525,7 +593,7 @@ void zcomp_cpu_sync(void)
 		mutex_unlock(&zc->lock);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_cpu_sync, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_sync, ZCACHE_NS);
 
 /**
  * zcomp_cpu_buffer() - the scratch buffer of a context
@@ -538,7 +606,7 @@ u8 *zcomp_cpu_buffer(struct zcomp_cpu *zc)
 {
 	return zc->buffer;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_cpu_buffer, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_cpu_buffer, ZCACHE_NS);
 
 /**
  * zcomp_sleepable() - whether a context's calls with an algorithm may sleep
@@ -546,8 +614,11 @@ EXPORT_SYMBOL_NS_GPL(zcomp_cpu_buffer, ZCACHE_INTERNAL);
  * @id: a valid id
  *
  * A synchronous (crypto_comp) transform never sleeps: zcomp_decompress()
- * may then read from an atomic mapping.  The answer comes from the
- * transform that the call would use, so the two cannot disagree.
+ * may then read from an atomic mapping.  acomp counts as sleeping: an
+ * asynchronous driver waits for its completion, and where the kernel has
+ * no crypto_comp (7.3) a synchronous one takes a per-CPU BH spinlock, a
+ * sleeping lock on PREEMPT_RT.  The answer comes from the transform that
+ * the call would use, so the two cannot disagree.
  *
  * Context: the caller holds @zc.
  * Return: false if @id is ready and synchronous, true otherwise.
@@ -556,7 +627,7 @@ bool zcomp_sleepable(struct zcomp_cpu *zc, int id)
 {
 	return !zc->alg[id].comp;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_sleepable, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_sleepable, ZCACHE_NS);
 
 /**
  * zcomp_compress() - compress a page into the context's buffer
@@ -564,6 +635,8 @@ EXPORT_SYMBOL_NS_GPL(zcomp_sleepable, ZCACHE_INTERNAL);
  * @id:   a ready algorithm
  * @page: the page to compress
  * @dlen: out: the compressed length
+ *
+ * The data starts ZCOMP_HEADROOM bytes into zcomp_cpu_buffer(@zc).
  *
  * Context: the caller holds @zc; may sleep if zcomp_sleepable(@zc, @id).
  * Return: 0, or a negative errno from the algorithm.
@@ -577,10 +650,10 @@ int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 	int ret;
 
 	if (alg->comp) {
-		*dlen = PAGE_SIZE * 2;
+		*dlen = PAGE_SIZE * 2 - ZCOMP_HEADROOM;
 		src = kmap_local_page(page);
-		ret = crypto_comp_compress(alg->comp, src, PAGE_SIZE,
-					   zc->buffer, dlen);
+		ret = zcomp_sync_compress(alg->comp, src, PAGE_SIZE,
+					  zc->buffer + ZCOMP_HEADROOM, dlen);
 		kunmap_local(src);
 		return ret;
 	}
@@ -588,15 +661,16 @@ int zcomp_compress(struct zcomp_cpu *zc, int id, struct page *page,
 		return -EINVAL;
 	sg_init_table(&input, 1);
 	sg_set_page(&input, page, PAGE_SIZE, 0);
-	sg_init_one(&output, zc->buffer, PAGE_SIZE * 2);
+	sg_init_one(&output, zc->buffer + ZCOMP_HEADROOM,
+		    PAGE_SIZE * 2 - ZCOMP_HEADROOM);
 	acomp_request_set_params(alg->req, &input, &output, PAGE_SIZE,
-				 PAGE_SIZE * 2);
+				 PAGE_SIZE * 2 - ZCOMP_HEADROOM);
 	crypto_init_wait(&zc->wait);
 	ret = crypto_wait_req(crypto_acomp_compress(alg->req), &zc->wait);
 	*dlen = alg->req->dlen;
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_compress, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_compress, ZCACHE_NS);
 /* fail_function may make it fail: the store then goes to disk. */
 ALLOW_ERROR_INJECTION(zcomp_compress, ERRNO);
 
@@ -616,23 +690,33 @@ int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 		     unsigned int slen, struct page *page)
 {
 	struct zcomp_alg *alg = &zc->alg[id];
-	struct scatterlist input, output;
+	struct scatterlist output;
+#ifndef CRYPTO_ACOMP_REQ_SRC_NONDMA
+	struct scatterlist input;
+#endif
 	unsigned int dlen = PAGE_SIZE;
 	u8 *dst;
 	int ret;
 
 	if (alg->comp) {
 		dst = kmap_local_page(page);
-		ret = crypto_comp_decompress(alg->comp, src, slen, dst, &dlen);
+		ret = zcomp_sync_decompress(alg->comp, src, slen, dst, &dlen);
 		kunmap_local(dst);
 	} else {
 		if (WARN_ON_ONCE(!alg->req))	/* @id not prepared */
 			return -EINVAL;
-		sg_init_one(&input, src, slen);
 		sg_init_table(&output, 1);
 		sg_set_page(&output, page, PAGE_SIZE, 0);
+#ifdef CRYPTO_ACOMP_REQ_SRC_NONDMA
+		/* Any mapping will do: the algorithm reads it, no DMA does. */
+		acomp_request_set_params(alg->req, NULL, &output, slen,
+					 PAGE_SIZE);
+		acomp_request_set_src_nondma(alg->req, src, slen);
+#else
+		sg_init_one(&input, src, slen);
 		acomp_request_set_params(alg->req, &input, &output, slen,
 					 PAGE_SIZE);
+#endif
 		crypto_init_wait(&zc->wait);
 		ret = crypto_wait_req(crypto_acomp_decompress(alg->req),
 				      &zc->wait);
@@ -642,7 +726,7 @@ int zcomp_decompress(struct zcomp_cpu *zc, int id, const u8 *src,
 		ret = -EIO;
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_decompress, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_decompress, ZCACHE_NS);
 /* fail_function may make it fail: the read of that page fails (SIGBUS). */
 ALLOW_ERROR_INJECTION(zcomp_decompress, ERRNO);
 
@@ -716,7 +800,7 @@ bool zcomp_looks_incompressible(struct zcomp_cpu *zc, const u8 *src)
 	}
 	return false;
 }
-EXPORT_SYMBOL_NS_GPL(zcomp_looks_incompressible, ZCACHE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(zcomp_looks_incompressible, ZCACHE_NS);
 
 /*********************************
  * init and exit

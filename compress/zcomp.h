@@ -24,6 +24,12 @@ struct zcomp_cpu;
 /* Ids must fit in ZCACHE_HDR_COMP (3 bits) */
 #define ZCOMP_MAX_ALGS	8
 #define ZCOMP_NAME_MAX	16
+/*
+ * zcomp_compress() writes after the first ZCOMP_HEADROOM bytes of the
+ * context's buffer: the caller's header goes in front of the data, and
+ * the two are stored in one piece.
+ */
+#define ZCOMP_HEADROOM	8
 
 int zcomp_init(void);
 void zcomp_exit(void);

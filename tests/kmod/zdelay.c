@@ -113,7 +113,11 @@ static struct gendisk *zdelay_alloc_disk(struct block_device *target)
 {
 	struct queue_limits lim = {
 		.logical_block_size = bdev_logical_block_size(target),
+#ifdef ZCACHE_HAVE_BDEV_ROT
+		.features = bdev_rot(target) ? BLK_FEAT_ROTATIONAL : 0,
+#else
 		.features = bdev_nonrot(target) ? 0 : BLK_FEAT_ROTATIONAL,
+#endif
 	};
 
 	return blk_alloc_disk(&lim, NUMA_NO_NODE);
@@ -196,8 +200,13 @@ static void zdelay_submit_bio(struct bio *bio)
 	io = container_of(clone, struct zdelay_io, clone);
 	io->orig = bio;
 	io->deadline = ktime_add_us(ktime_get(), us);
+#ifdef ZCACHE_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&io->timer, zdelay_timer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS);
+#else
 	hrtimer_init(&io->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	io->timer.function = zdelay_timer_fn;
+#endif
 	clone->bi_end_io = zdelay_clone_end;
 	atomic_inc(&zdelay_inflight);
 	submit_bio_noacct(clone);
