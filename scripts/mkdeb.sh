@@ -15,7 +15,8 @@ set -euo pipefail
 out=${1:?outdir}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper /usr/bin/dh_dkms:dh-dkms \
-	fakeroot:fakeroot
+	fakeroot:fakeroot \
+	/usr/share/build-essential/essential-packages-list:build-essential
 version=$(sed -n '1s/^zcache (\([^)]*\)).*/\1/p' "$ZCACHE_TOP/debian/changelog")
 [ -n "$version" ] || die "no version on the first line of debian/changelog"
 

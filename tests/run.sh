@@ -16,43 +16,48 @@
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 6.1-debug 6.12-debug 6.12-kcsan}
-# Groups per kernel, chosen so every group runs on each kernel line and
-# the suite stays within CI's time (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS
-# override them all):
-# - stock 6.12 runs basic, devices and zswap: writeback runs on 6.12-rt
-#   (same source, and PREEMPT_RT's sleeping spinlocks under writeback's
-#   folio and tree locks), tools on stock 6.1, params on 6.1-debug (the
-#   core's parameters, the same on both lines); stock 6.1 leaves basic to
-#   6.1-rt and 6.1-debug, and runs writeback, tools (and the host's DKMS
-#   and package checks) and make demo's guest part (its output must be
-#   free of shell errors);
+kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud trixie-6.12 trixie-6.12-rt trixie-6.12-cloud 6.1-debug 6.12-debug 6.12-kcsan}
+# Groups per kernel, chosen so that every kernel runs basic, every group
+# runs on each kernel line, and the suite stays within CI's time
+# (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them all):
+# - stock 6.12 runs basic and zswap: devices runs on 6.12-cloud (the
+#   swap-core method) and 7.3 (the zswap method, the same code as 6.12's),
+#   writeback on 6.12-rt (same source, and PREEMPT_RT's sleeping spinlocks
+#   under writeback's folio and tree locks), tools on stock 6.1, params on
+#   7.3 (the core's parameters, the same on every line); stock 6.1 leaves
+#   basic to 6.1-rt and 6.1-debug, and runs writeback, tools (and the
+#   host's DKMS and package checks) and make demo's guest part (its output
+#   must be free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
 #   basic on 6.1, writeback on 6.12 (ZCACHE_RT_GROUPS);
-# - the cloud kernels, built without zswap, attach by the swap-core
-#   method: both run basic, 6.12-cloud devices too (ZCACHE_CLOUD_GROUPS);
-#   6.1-debug is built without zswap too, so that the method runs under
-#   the detectors (and params there), while
-#   6.12-debug and 6.12-kcsan keep zswap (the zswap method);
-# - debug kernels run their groups in one boot, but 6.1-debug and
-#   6.12-debug boot twice: the second boot runs params (6.1) or writeback
-#   (6.12), in parallel with the others (6.1-debug's five groups in one
-#   boot came within minutes of its hour when the machine was busy);
+# - the cloud kernels of 6.1 and 6.12, built without zswap, attach by the
+#   swap-core method: both run basic, 6.12-cloud devices too
+#   (ZCACHE_CLOUD_GROUPS); 6.1-debug is built without zswap too, so that
+#   the method runs under the detectors, while 6.12-debug and 6.12-kcsan
+#   keep zswap (the zswap method);
+# - Debian 13's kernels (ZCACHE_TRIXIE_GROUPS): 7.3 runs basic, devices,
+#   zswap and params; its rt and cloud flavours (the cloud one has zswap)
+#   and trixie's 6.12, the same source as bookworm's 6.12 with another
+#   toolchain, run basic.  7.3 has no writeback (Documentation/zcache.rst)
+#   and no debug kernel: its faults, stress and canary groups are not run;
+# - debug kernels run their groups in one boot, but 6.12-debug boots
+#   twice: the second boot runs writeback, in parallel with the others;
 #   tools (the operator scripts), devices and zswap stay on the stock
-#   kernels; the stress
-#   group's drain rounds also take writeback's code through every debug
-#   kernel;
+#   kernels; the stress group's drain rounds also take writeback's code
+#   through every debug kernel;
 # - 6.12-kcsan (the data-race detector) runs basic and stress, the
 #   groups with the most concurrency.
-groups=${ZCACHE_GROUPS:-basic devices zswap}
+groups=${ZCACHE_GROUPS:-basic zswap}
 groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
 rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-writeback}}
-debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary params}
+debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
 debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary writeback}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,stress,canary}
 cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic}}
 cloud_groups_6_12=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic devices}}
+groups_7_3=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic devices zswap params}}
+trixie_groups=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic}}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 passed=0
@@ -316,6 +321,11 @@ kernel_suite() {
 		relay "$k" < <("$ZCACHE_TOP/scripts/dkms-test.sh" "$envfile" "$build" 2>&1)
 		relay "$k" < <("$ZCACHE_TOP/scripts/deb-test.sh" "$envfile" "$build" 2>&1)
 	fi
+	# The package built and installed with DKMS on Debian 13, in a
+	# throwaway copy of the trixie build root, once.
+	if [ "$k" = 7.3 ]; then
+		relay "$k" < <("$ZCACHE_TOP/scripts/trixie-pkg-test.sh" "$envfile" "$build" 2>&1)
+	fi
 
 	initrd=$build/initramfs.gz
 	if ! "$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$initrd"; then
@@ -337,6 +347,9 @@ kernel_suite() {
 	*-kcsan)    kgroups=$kcsan_groups ;;
 	6.1-cloud)  kgroups=$cloud_groups_6_1 kextra=pci=nomsi ;;
 	6.12-cloud) kgroups=$cloud_groups_6_12 kextra=pci=nomsi ;;
+	7.3)        kgroups=$groups_7_3 ;;
+	*-cloud)    kgroups=$trixie_groups kextra=pci=nomsi ;;
+	7.3-*|trixie-*) kgroups=$trixie_groups ;;
 	esac
 	if [ "$DEBUG_KERNEL" = 1 ]; then
 		kmem=512
@@ -421,6 +434,14 @@ for k in $kernels; do
 done
 need_host_tools
 start=$(date +%s)
+# The stock kernels' packages download in the background while the first
+# kernels run (kernel-fetch.sh takes a lock per kernel: the loop below
+# waits for one still being fetched).
+(
+	for k in $stock_kernels; do
+		"$ZCACHE_TOP/scripts/kernel-fetch.sh" "$k" > /dev/null 2>&1
+	done
+) &
 debug_out=$logdir/debug-chain.out
 rm -f "$debug_out"
 if [ -n "$debug_kernels" ]; then
