@@ -4,8 +4,8 @@
 # bench/bench.sh - make bench: zcache against stock zswap, zram and disk
 # swap, in one VM run per kernel and disk model, reported as ratios.
 #
-# For each kernel line in BENCH_KERNELS (default "6.1 6.12 6.1-cloud
-# 6.12-cloud"): fetch Debian's newest image, build zcache, then boot the
+# For each kernel line in BENCH_KERNELS (default "6.1 6.12 7.3 6.1-cloud
+# 6.12-cloud"; any name tests/run.sh takes, trixie-6.12 among them): fetch Debian's newest image, build zcache, then boot the
 # test VM once per disk model and run every backend on every workload,
 # BENCH_REPS times (default 3), interleaved.  The console logs go to
 # bench/work/<date>/, the "ZB: RUN" lines to bench/results/raw-<date>/,
@@ -13,8 +13,10 @@
 # bench/results/<date>.md and its PNG plots; bench/results/<date>-notes.md,
 # if written, is appended to the report.
 #
-# Debian's cloud kernels (6.1-cloud, 6.12-cloud) are built without
-# zswap: there zcache runs against disk swap and zram, zram being the
+# 7.3 (trixie-backports) runs 6.12's backends against its own zswap, which
+# stores large folios and has the shrinker: the strongest peer there is.
+# Debian's cloud kernels of 6.1 and 6.12 are built without
+# zswap (7.3-cloud has it, and runs as 7.3 does): there zcache runs against disk swap and zram, zram being the
 # report's peer.  They run disk, zram, zcache-lz4 and zcache-lz4-p50
 # (BENCH_BACKENDS replaces them, less any zswap backend: none runs there)
 # on the nvme and cloud disk models only, with no profile boot, and boot
@@ -63,7 +65,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${BENCH_KERNELS:-6.1 6.12 6.1-cloud 6.12-cloud}
+kernels=${BENCH_KERNELS:-6.1 6.12 7.3 6.1-cloud 6.12-cloud}
 reps=${BENCH_REPS:-3}
 disks=${BENCH_DISKS-nvme cloud throttled raw}
 mem=${BENCH_VM_MEM:-192}
@@ -97,6 +99,8 @@ nozswap_backends="disk zram zcache-lz4 zcache-lz4-p50"
 nozswap_disks="nvme cloud"
 # The first stock kernel, the raw disk's.
 first_stock=$(for line in $kernels; do case $line in *-cloud) ;; *) echo "$line"; break ;; esac; done)
+# The kernels built without zswap.
+nozswap_kernels="6.1-cloud 6.12-cloud trixie-6.12-cloud"
 # Both kernels' store and load entry points (6.1: frontswap's ops), each
 # cache's own compress and decompress steps, and what both call.
 profile_funcs="zswap_frontswap_store zswap_frontswap_load zswap_store zswap_load"
@@ -104,6 +108,7 @@ profile_funcs="$profile_funcs zcache_store zcache_load zswap_compress zswap_deco
 profile_funcs="$profile_funcs zcomp_compress zcomp_decompress zcomp_looks_incompressible"
 profile_funcs="$profile_funcs lz4_scompress lz4_sdecompress lz4_compress_crypto"
 profile_funcs="$profile_funcs lz4_decompress_crypto zs_malloc zs_map_object"
+profile_funcs="$profile_funcs zs_obj_read_begin zs_obj_write"
 profile_funcs="$profile_funcs xa_ext_replace xa_ext_erase xa_store xa_erase"
 
 disk_opts() {
@@ -180,14 +185,15 @@ for line in $kernels; do
 	cp "$work/zcalib" "$build/zcalib"
 	"$ZCACHE_TOP/scripts/mkinitramfs.sh" "$envfile" "$build" "$build/initramfs.gz"
 	full=$full_6_1
-	[ "$line" = 6.12 ] && full=$full_6_12
+	case $line in 6.1) ;; *) full=$full_6_12 ;; esac
 	full=${BENCH_BACKENDS:-$full}
 	# (The cloud kernels find their second CPU through ACPI: pci=nomsi
 	# in place of vm-run.sh's pci=noacpi.)
-	cloud_kernel=0 extra=""
-	case $line in *-cloud) cloud_kernel=1 extra="pci=nomsi " ;; esac
+	nozswap=0 extra=""
+	case $line in *-cloud) extra="pci=nomsi " ;; esac
+	case " $nozswap_kernels " in *" $line "*) nozswap=1 ;; esac
 	for disk in $disks; do
-		if [ $cloud_kernel = 1 ]; then
+		if [ $nozswap = 1 ]; then
 			case " $nozswap_disks " in *" $disk "*) ;; *) continue ;; esac
 			# shellcheck disable=SC2086 # (a list)
 			b=$(no_zswap ${BENCH_BACKENDS:-$nozswap_backends}) w=$workloads
@@ -210,7 +216,7 @@ for line in $kernels; do
 		log "$(wc -l < "$work/$KVER-$disk.runs") runs recorded"
 	done
 	[ "${BENCH_PROFILE:-1}" = 0 ] && continue
-	[ $cloud_kernel = 1 ] && continue	# (no zswap to profile)
+	[ $nozswap = 1 ] && continue	# (no zswap to profile)
 	log "$KVER: profile of zswap-lz4 and zcache-lz4 on mixed"
 	bench_boot profile throttled PROF \
 		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=1 zbench_profile=$(echo $profile_funcs | tr ' ' ,)" \

@@ -40,8 +40,9 @@ ZSW=/sys/module/zswap/parameters
 ZSWD=/sys/kernel/debug/zswap
 
 # Stock zswap's defaults, as this kernel was built, before anything changes
-# them.
-ZSWAP_DEF="$(cat $ZSW/compressor)/$(cat $ZSW/zpool)"
+# them.  (Kernels without zpool, 7.3's, have zsmalloc alone and no zpool
+# parameter.)
+ZSWAP_DEF="$(cat $ZSW/compressor)/$(cat $ZSW/zpool 2>/dev/null || echo zsmalloc)"
 echo 0 > $ZSW/enabled 2>/dev/null
 info "bench: zswap defaults $ZSWAP_DEF, backends $BACKENDS, workloads $WORKLOADS, $REPS reps"
 
@@ -105,7 +106,12 @@ wanted() {	# wanted WORKLOAD BACKEND: does zbench_only allow the pair?
 
 # ---- backends ----
 zswap_set() {	# zswap_set COMPRESSOR/ZPOOL
-	echo "${1%/*}" > $ZSW/compressor && echo "${1#*/}" > $ZSW/zpool &&
+	echo "${1%/*}" > $ZSW/compressor &&
+		if [ -e $ZSW/zpool ]; then
+			echo "${1#*/}" > $ZSW/zpool
+		else
+			[ "${1#*/}" = zsmalloc ]
+		fi &&
 		echo 20 > $ZSW/max_pool_percent && echo 1 > $ZSW/enabled
 }
 
