@@ -45,7 +45,7 @@
  * @free:        free a handle; never sleeps
  * @write:       write a whole object from a buffer; never sleeps
  * @read_begin:  the first @len bytes of an object, in place or copied to
- *               @copy; atomic until @read_end
+ *               @copy; until @read_end, as @read_may_sleep says
  * @read_end:    end what @read_begin began, with the same @len
  * @total_pages: pages the pool takes from the system
  * @read_by_len: @read_begin gives only the @len bytes asked for (else
