@@ -114,3 +114,16 @@ need_host_tools() {
 		/usr/include/gelf.h:libelf-dev bc:bc pahole:dwarves \
 		debootstrap:debootstrap
 }
+
+# cpu_seconds: the user and system times of a "times" line on stdin
+# ("0m1.500s 0m0.250s"), added up in whole seconds.
+cpu_seconds() {
+	awk '{
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, f, /[ms]/)
+			t += f[1] * 60 + f[2]
+		}
+		printf "%d\n", t + 0.5
+	}'
+}

@@ -11,7 +11,10 @@
 # (default cache=writeback).  ZCACHE_VM_CPU is the virtual CPU (default
 # qemu64: make demo's workload on 6.1 took 117 and 114 s under it against
 # 125 and 131 s under "max", two pairs of boots run side by side; make
-# bench keeps "max", as its earlier results had).
+# bench keeps "max", as its earlier results had).  ZCACHE_VM_THREAD is
+# TCG's threading: multi (the default, a host thread per virtual CPU) or
+# single (one thread runs both CPUs in turns; the stock kernels' suite
+# boots use it: less host CPU for the same guest work).
 #
 # A kernel that panics before the guest's init announces itself ("ZT:
 # BEGIN") has run none of zcache's code: zcache.ko is loaded by the groups,
@@ -41,7 +44,7 @@ case " $extra " in *" pci="*) pci="" ;; esac
 
 boot() {
 	timeout --foreground -k 10 "${ZCACHE_VM_TIMEOUT:-900}" \
-		qemu-system-x86_64 -accel tcg -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
+		qemu-system-x86_64 -accel "tcg,thread=${ZCACHE_VM_THREAD:-multi}" -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$VMLINUZ" -initrd "$initrd" "${drives[@]}" \
 		-append "console=ttyS0 loglevel=4 panic=-1 $pci zctest=$group $extra" \
@@ -56,4 +59,9 @@ if ! grep -aq 'ZT: BEGIN' "$logfile" && grep -aq 'Kernel panic' "$logfile"; then
 	status=0
 	boot || status=$?
 fi
+# The host CPU the boot used (its qemu's user and system time, reaped
+# through timeout): the suite is CPU-bound, so this is its cost.  (times
+# in a command substitution would report the subshell's own.)
+times > "$work/times"
+echo "vm-run: $KVER $group: $(tail -n 1 "$work/times" | cpu_seconds) s of CPU" >&2
 exit $status
