@@ -17,9 +17,10 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud trixie-6.12 trixie-6.12-rt trixie-6.12-cloud 6.1-debug 6.12-debug 6.12-kcsan}
-# Groups per kernel, chosen so that every kernel runs basic (trixie's
-# 6.12, whose source runs basic as bookworm's, smoke), every group runs
-# on each kernel line, and the suite stays within CI's time
+# Groups per kernel, chosen so that every kernel runs basic (but trixie's
+# 6.12 amd64 and cloud, whose source runs basic as bookworm's, and
+# 6.12-kcsan, below), every group runs on each kernel line, and the suite
+# stays within CI's time
 # (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them all):
 # - stock 6.12 runs basic, devices and zswap: writeback on 6.12-rt (same source, and PREEMPT_RT's sleeping spinlocks
 #   under writeback's folio and tree locks), tools on stock 6.1, params on
@@ -37,11 +38,12 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 # - Debian 13's kernels (ZCACHE_TRIXIE_GROUPS): 7.3 runs basic, zswap and
 #   params (its devices group is left out: its first workload was
 #   OOM-killed with swap free in 2 of 3 runs, a cause not yet found); its
-#   rt and cloud flavours (the cloud one has zswap) run basic; trixie's
-#   6.12 flavours, bookworm's 6.12 source built by another toolchain, run
+#   rt and cloud flavours (the cloud one has zswap) run basic, and so
+#   does trixie's 6.12-rt (bookworm's runs writeback); trixie's 6.12 amd64
+#   and cloud, bookworm's 6.12 source built by another toolchain, run
 #   smoke (attach, one workload under pressure verified, MADV_PAGEOUT,
 #   swapoff, rmmod: what a build can break; that source runs basic in
-#   bookworm's amd64 and cloud flavours, writeback in its rt flavour).
+#   bookworm's amd64 and cloud flavours).
 #   7.3 has no writeback (Documentation/zcache.rst)
 #   and no debug kernel: its faults, stress and canary groups are not run;
 # - debug kernels run their groups in one boot, but 6.12-debug boots
@@ -49,10 +51,11 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 #   tools (the operator scripts), devices and zswap stay on the stock
 #   kernels; the stress group's drain rounds also take writeback's code
 #   through every debug kernel;
-# - 6.12-kcsan (the data-race detector) runs races (params' storm under
-#   four threads, fork, a kill while storing: basic's and params' most
-#   concurrent paths; the rest of basic runs one task at a time and runs
-#   under the other detectors on both lines) and stress.
+# - 6.12-kcsan (the data-race detector) runs races (the self-test's
+#   racing threads, params' storm under four threads, fork, a kill while
+#   storing: the most concurrent paths of basic and params, whose other
+#   workloads run one task at a time and run under the other detectors
+#   on both lines), stress and canary.
 groups=${ZCACHE_GROUPS:-basic devices zswap}
 groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
@@ -303,7 +306,7 @@ host_checks() {
 # end; a debug kernel's run in the background (debug_boot) and are judged
 # by debug_wait.
 kernel_suite() {
-	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0
+	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0 thread
 	DEBUG_KERNEL=0 SANITIZER=""
 	. "$envfile"
 	if ! build=$("$ZCACHE_TOP/scripts/build.sh" "$envfile"); then
@@ -352,14 +355,13 @@ kernel_suite() {
 	6.1-debug)  kgroups=$debug_groups_6_1 ;;
 	6.12-debug) kgroups=$debug_groups_6_12 ;;
 	*-kcsan)    kgroups=$kcsan_groups ;;
-	6.1-cloud)  kgroups=$cloud_groups_6_1 kextra=pci=nomsi ;;
-	6.12-cloud) kgroups=$cloud_groups_6_12 kextra=pci=nomsi ;;
+	6.1-cloud)  kgroups=$cloud_groups_6_1 ;;
+	6.12-cloud) kgroups=$cloud_groups_6_12 ;;
 	7.3)        kgroups=$groups_7_3 ;;
-	7.3-cloud)  kgroups=$trixie_groups kextra=pci=nomsi ;;
-	trixie-6.12-cloud) kgroups=$trixie_6_12_groups kextra=pci=nomsi ;;
-	7.3-*)      kgroups=$trixie_groups ;;
-	trixie-*)   kgroups=$trixie_6_12_groups ;;
+	trixie-6.12|trixie-6.12-cloud) kgroups=$trixie_6_12_groups ;;
+	7.3-*|trixie-*) kgroups=$trixie_groups ;;
 	esac
+	case $k in *-cloud) kextra=pci=nomsi ;; esac
 	if [ "$DEBUG_KERNEL" = 1 ]; then
 		kmem=512
 		kextra="zcmem=16 log_buf_len=4M ${ZCACHE_DEBUG_EXTRA:-}"
@@ -389,9 +391,13 @@ kernel_suite() {
 			continue
 		fi
 		# (A stock kernel's boot runs TCG single-threaded: both CPUs
-		# in turns on one host thread, less CPU for the same work;
-		# the debug kernels keep a host thread per CPU, for races.)
-		ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-1800} ZCACHE_VM_THREAD=single \
+		# in turns on one host thread, less CPU for the same work.
+		# The debug kernels keep a host thread per CPU, for races,
+		# and so does 7.3, which has no debug kernel.)
+		thread=single
+		[ "$k" = 7.3 ] && thread=multi
+		ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-1800} \
+			ZCACHE_VM_THREAD=${ZCACHE_VM_THREAD:-$thread} \
 			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" \
 			"$g" "$disks" "$kmem" "$extra"
 		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
@@ -400,17 +406,15 @@ kernel_suite() {
 }
 
 # debug_boot VM-RUN-ARGS...: one debug kernel's boot, once one of
-# ZCACHE_DEBUG_VMS (3) slots is free: with the two stock lanes' VMs, the
-# machine's two cores run no more than five VMs.  (With two slots, the
-# two four-group boots held both while the last kernels' boots waited,
-# and those then ran alone at the suite's end, on one core.)
+# ZCACHE_DEBUG_VMS (2) slots is free: with the two stock lanes' VMs, the
+# machine's two cores run no more than four VMs.
 debug_boot() {
 	local slot rc
 	while :; do
-		for slot in $(seq 1 "${ZCACHE_DEBUG_VMS:-3}"); do
+		for slot in $(seq 1 "${ZCACHE_DEBUG_VMS:-2}"); do
 			(
 				flock -n 9 || exit 75
-				ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-4800} \
+				ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-3600} \
 					"$ZCACHE_TOP/scripts/vm-run.sh" "$@"
 			) 9> "$logdir/.debug-slot-$slot"
 			rc=$?

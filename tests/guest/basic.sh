@@ -68,15 +68,7 @@ else
 	fail "basic: cpu1 goes offline" "echo 0 > $CPU1 refused"
 fi
 
-if insmod /zcache/test_zcache.ko; then
-	pass "basic: in-kernel self-test"
-	rmmod test_zcache
-else
-	fail "basic: in-kernel self-test" "test_zcache refused to load"
-fi
-dmesg | grep 'test_zcache:' | sed 's/^/    /'
-check "basic: self-test reports every case ok" sh -c \
-	'dmesg | grep -q "test_zcache: [0-9]* of [0-9]* tests passed" && ! dmesg | grep -q "test_zcache: not ok"'
+self_test basic
 
 # Mixed real text/binary content with 10% zero pages.
 at_checkpoint() {

@@ -201,6 +201,20 @@ fault_attr() {
 	echo "$2" > "$1/probability"
 }
 
+# self_test GROUP: the in-kernel self-test (test_zcache.ko, zcache
+# loaded): its cases run as it loads, and each must report ok.
+self_test() {
+	if insmod /zcache/test_zcache.ko; then
+		pass "$1: in-kernel self-test"
+		rmmod test_zcache
+	else
+		fail "$1: in-kernel self-test" "test_zcache refused to load"
+	fi
+	dmesg | grep 'test_zcache:' | sed 's/^/    /'
+	check "$1: self-test reports every case ok" sh -c \
+		'dmesg | grep -q "test_zcache: [0-9]* of [0-9]* tests passed" && ! dmesg | grep -q "test_zcache: not ok"'
+}
+
 # storm_under_load GROUP COMPRESSORS: a storm of parameter changes (each
 # of COMPRESSORS in turn, enabled off and on, max_pool_percent down to a
 # low limit until a store meets it, zero_pages_enabled toggled) while
@@ -211,18 +225,18 @@ fault_attr() {
 # (about 7 MiB) outgrows 1% of the guest (3.5 MiB); at 1.25x it was 2 to
 # 4 MiB and met the limit only some of the time.
 storm_under_load() {
-	local group=$1 low=2 mb=$WS_MB limit0 disabled0 pid
+	local tag=$1 low=2 mb=$WS_MB limit0 disabled0 pid
 	[ -n "$ZCMEM" ] && low=1 mb=$(( MEM_MB * 5 / 2 ))
 	rm -f /tmp/storm.stop
 	limit0=$(stat_ pool_limit_hit) disabled0=$(stat_ reject_disabled)
 	storm "$2" $low &
 	pid=$!
-	run_plain "$group: storm of changes under 4-thread load verified" \
+	run_plain "$tag: storm of changes under 4-thread load verified" \
 		threads -m $mb -t 4 -o $(( 10000 / OPS_DIV )) -s 32
 	touch /tmp/storm.stop
 	wait $pid
-	check "$group: storm hit the pool limit" gt "$(stat_ pool_limit_hit)" "$limit0"
-	check "$group: storm refused stores while disabled" \
+	check "$tag: storm hit the pool limit" gt "$(stat_ pool_limit_hit)" "$limit0"
+	check "$tag: storm refused stores while disabled" \
 		gt "$(stat_ reject_disabled)" "$disabled0"
 }
 
