@@ -13,8 +13,10 @@
 # 125 and 131 s under "max", two pairs of boots run side by side; make
 # bench keeps "max", as its earlier results had).  ZCACHE_VM_THREAD is
 # TCG's threading: multi (the default, a host thread per virtual CPU) or
-# single (one thread runs both CPUs in turns; the stock kernels' suite
-# boots use it: less host CPU for the same guest work).
+# single (one thread runs both CPUs in turns).  make check keeps multi:
+# with its VMs sharing the cores, single saved no CPU (6.1-rt basic 217 s
+# of CPU both ways, 6.12-rt writeback 216 s single against 186 s multi,
+# 2026-12-06), and it takes away CPUs that really run at once.
 #
 # A kernel that panics before the guest's init announces itself ("ZT:
 # BEGIN") has run none of zcache's code: zcache.ko is loaded by the groups,

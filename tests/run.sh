@@ -306,7 +306,7 @@ host_checks() {
 # end; a debug kernel's run in the background (debug_boot) and are judged
 # by debug_wait.
 kernel_suite() {
-	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0 thread
+	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0
 	DEBUG_KERNEL=0 SANITIZER=""
 	. "$envfile"
 	if ! build=$("$ZCACHE_TOP/scripts/build.sh" "$envfile"); then
@@ -390,14 +390,7 @@ kernel_suite() {
 			pending+=("$!|$t0|$k|$g|$log")
 			continue
 		fi
-		# (A stock kernel's boot runs TCG single-threaded: both CPUs
-		# in turns on one host thread, less CPU for the same work.
-		# The debug kernels keep a host thread per CPU, for races,
-		# and so does 7.3, which has no debug kernel.)
-		thread=single
-		[ "$k" = 7.3 ] && thread=multi
 		ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-1800} \
-			ZCACHE_VM_THREAD=${ZCACHE_VM_THREAD:-$thread} \
 			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" \
 			"$g" "$disks" "$kmem" "$extra"
 		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
