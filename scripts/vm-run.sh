@@ -11,12 +11,11 @@
 # (default cache=writeback).  ZCACHE_VM_CPU is the virtual CPU (default
 # qemu64: make demo's workload on 6.1 took 117 and 114 s under it against
 # 125 and 131 s under "max", two pairs of boots run side by side; make
-# bench keeps "max", as its earlier results had).  ZCACHE_VM_THREAD is
-# TCG's threading: multi (the default, a host thread per virtual CPU) or
-# single (one thread runs both CPUs in turns).  make check keeps multi:
-# with its VMs sharing the cores, single saved no CPU (6.1-rt basic 217 s
-# of CPU both ways, 6.12-rt writeback 216 s single against 186 s multi,
-# 2026-12-06), and it takes away CPUs that really run at once.
+# bench keeps "max", as its earlier results had).  TCG runs a host thread
+# per virtual CPU: one thread for both (thread=single) saved no CPU with
+# make check's VMs sharing the cores (6.1-rt basic 217 s of CPU both
+# ways, 6.12-rt writeback 216 s against 186 s, 2026-12-06), and it takes
+# away CPUs that really run at once.
 #
 # A kernel that panics before the guest's init announces itself ("ZT:
 # BEGIN") has run none of zcache's code: zcache.ko is loaded by the groups,
@@ -46,7 +45,7 @@ case " $extra " in *" pci="*) pci="" ;; esac
 
 boot() {
 	timeout --foreground -k 10 "${ZCACHE_VM_TIMEOUT:-900}" \
-		qemu-system-x86_64 -accel "tcg,thread=${ZCACHE_VM_THREAD:-multi}" -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
+		qemu-system-x86_64 -accel tcg -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$VMLINUZ" -initrd "$initrd" "${drives[@]}" \
 		-append "console=ttyS0 loglevel=4 panic=-1 $pci zctest=$group $extra" \
