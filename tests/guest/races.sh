@@ -36,15 +36,10 @@ killed_under_store() {
 		sleep 0.1
 	done
 	held=$(( $(stat_ stored_pages) - s0 ))
-	if [ -f $cp/filled ]; then
-		echo "    every page was out before the kill"
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		return 1
-	fi
 	kill -9 $pid 2>/dev/null
 	wait $pid
 	rc=$?
+	[ -f $cp/filled ] && { echo "    every page was out before the kill"; return 1; }
 	left=$(( $(stat_ stored_pages) - s0 ))
 	while [ $i -lt 10 ] && [ $left -gt $(( held / 10 + 128 )) ]; do
 		sleep 0.5
