@@ -70,6 +70,9 @@
 #if ZCACHE_ATTACH_ZSWAP_CALLS
 #include <linux/zswap.h>	/* (6.5 on: the prototypes the hooks match) */
 #endif
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+#include <linux/swap_ops.h>	/* (7.3: struct swap_io_ctx) */
+#endif
 #include "../zcache.h"
 
 /*********************************
@@ -427,6 +430,43 @@ static bool zcache_owns_folio(struct pt_regs *regs)
 				  swp_offset(folio->swap));
 }
 
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+/*
+ * 7.3's swap_writeout() marks a zero-filled folio's slots as zero in the
+ * swap table without calling zswap_store(), so that a copy zcache holds
+ * of such a slot would be stale from then on.  Reads never reach it (they
+ * look at the zero mark first), but writeback would put it in a swap
+ * cache folio, which a fault maps as it is.  6.12's writeback asks the
+ * zeromap (zcache_swapcache_zero_filled()); 7.3's zero mark lives in the
+ * swap table, which no module can read.  So no copy may survive a write of
+ * its slot: swap_writeout() is redirected for a folio any of whose slots
+ * zcache holds (written again while it stayed in the swap cache after its
+ * store, which is rare).  Its older copies go, and the folio goes back to
+ * the active list, dirty, as swap_writeout() itself leaves a folio whose
+ * memory cgroup forbids writeback; the next reclaim writes it as usual.
+ */
+static int zcache_swap_writeout(struct swap_io_ctx *ctx, struct folio *folio)
+{
+	swp_entry_t swp = folio->swap;
+	int idx;
+
+	idx = srcu_read_lock(&zcache_attach_srcu);
+	zcache_invalidate_range(swp_type(swp), swp_offset(swp),
+				folio_nr_pages(folio));
+	srcu_read_unlock(&zcache_attach_srcu, idx);
+	folio_mark_dirty(folio);
+	return AOP_WRITEPAGE_ACTIVATE;
+}
+
+/* swap_writeout(ctx, folio): a folio in the swap cache, locked */
+static bool zcache_owns_writeout(struct pt_regs *regs)
+{
+	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 1);
+
+	return zcache_holds_any(folio->swap, folio_nr_pages(folio));
+}
+#endif
+
 /*
  * Once zcache is open every store is zcache's.  Loads and invalidations
  * are zcache's only for the slots it holds: zswap's own code runs for the
@@ -444,6 +484,10 @@ static struct zcache_hook zcache_hooks[] = {
 	  .owns = zcache_owns_folio },
 	{ .name = "zswap_never_enabled",
 	  .target = zcache_zswap_never_enabled },
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+	{ .name = "swap_writeout", .target = zcache_swap_writeout,
+	  .owns = zcache_owns_writeout },
+#endif
 	{ .name = "zswap_store", .target = zcache_zswap_store,
 	  .owns = zcache_owns_once_open },
 };
@@ -1048,12 +1092,17 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * which takes such a folio out again; get_swap_device(), which pins a
  * slot's device against swapoff to read its swap_map (how many users the
  * slot has) and, on 6.12, its zeromap; and the swap device's writepage.
- * Why each call is safe under IBT, which on 6.12 seals every function whose
- * address the kernel never takes (its ENDBR is overwritten, and an
+ * 7.3's swap table replaced them: swap_cache_alloc_folio() adds the new
+ * folio (or says why not), swap_cache_get_folio() finds an existing one,
+ * swap_cache_del_folio() takes it out, swap_entry_swapped() reads the
+ * swap count, and __swap_writepage() with swap_write_submit() write the
+ * folio, as zswap's writeback does (7.3 has no writepage for swap).
+ * Why each call is safe under IBT, which from 6.12 on seals every function
+ * whose address the kernel never takes (its ENDBR is overwritten, and an
  * indirect call to it traps on a CPU that enforces IBT):
  *
- * - __read_swap_cache_async(), delete_from_swap_cache() and
- *   get_swap_device() are sealed.
+ * - __read_swap_cache_async(), delete_from_swap_cache(), get_swap_device()
+ *   and all of 7.3's are sealed.
  *   zcache never calls them through a pointer.  Each has a stub here with
  *   the kernel function's prototype, which writeback calls directly.  The
  *   stub is traced by an ftrace_ops with IPMODIFY whose handler moves the
@@ -1063,9 +1112,10 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  *   returns to the stub's caller.  The kernel function's address comes
  *   from a kprobe registered by name (kallsyms_lookup_name() is neither
  *   exported nor callable) and is checked with sprint_symbol().
- * - swap_writepage() is reached as folio_mapping(folio)->a_ops->writepage,
- *   the indirect call the kernel itself makes from pageout(): swap_aops
- *   takes its address, so it keeps its ENDBR.
+ * - swap_writepage() (6.1, 6.12) is reached as
+ *   folio_mapping(folio)->a_ops->writepage, the indirect call the kernel
+ *   itself makes from pageout(): swap_aops takes its address, so it keeps
+ *   its ENDBR.
  *
  * The stubs' bodies never run while their redirect is registered, and
  * writeback calls them only then.  They are __noipa so that the compiler
@@ -1079,7 +1129,8 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * (NULL) makes zcache_swapcache_zero_filled() say it cannot tell, so that
  * nothing is written over the slot; but the delete stub's would only
  * warn, leaving a folio that is not uptodate in the swap cache: a fault
- * on that slot would get SIGBUS.
+ * on that slot would get SIGBUS.  7.3's write stub leaves its folio dirty
+ * in the swap cache, for reclaim to write.
  *
  * The prototypes are those of mm/swap.h and include/linux/swap.h in the
  * kernels read (compat.h): on any other kernel these calls, and so
@@ -1111,7 +1162,7 @@ zcache_call_read_swap_cache_async(swp_entry_t entry, gfp_t gfp_mask,
 	*new_page_allocated = false;
 	return NULL;
 }
-#else
+#elif ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
 static noinline __noipa struct folio *
 zcache_call_read_swap_cache_async(swp_entry_t entry, gfp_t gfp_mask,
 				  struct mempolicy *mpol, pgoff_t ilx,
@@ -1120,7 +1171,41 @@ zcache_call_read_swap_cache_async(swp_entry_t entry, gfp_t gfp_mask,
 	*new_page_allocated = false;
 	return NULL;
 }
+#else
+static noinline __noipa struct folio *
+zcache_call_swap_cache_alloc_folio(swp_entry_t targ_entry, gfp_t gfp,
+				   unsigned long orders, struct vm_fault *vmf,
+				   struct mempolicy *mpol, pgoff_t ilx)
+{
+	return ERR_PTR(-ENOMEM);
+}
 
+static noinline __noipa struct folio *
+zcache_call_swap_cache_get_folio(swp_entry_t entry)
+{
+	return NULL;
+}
+
+static noinline __noipa bool
+zcache_call_swap_entry_swapped(struct swap_info_struct *si, swp_entry_t entry)
+{
+	return true;
+}
+
+static noinline __noipa void
+zcache_call___swap_writepage(struct swap_io_ctx *ctx, struct folio *folio)
+{
+	WARN_ONCE(1, pr_fmt("__swap_writepage() was not redirected\n"));
+	folio_mark_dirty(folio);
+	folio_unlock(folio);
+}
+
+static noinline __noipa void zcache_call_swap_write_submit(struct swap_io_ctx *ctx)
+{
+}
+#endif
+
+#if ZCACHE_SWAPCACHE_CALLS != ZCACHE_SWAPCACHE_CALLS_PAGE
 /*
  * The policy writeback allocates its folios by: local allocation, as the
  * kernel's default_policy (static in mm/mempolicy.c) and as a kworker's
@@ -1136,7 +1221,7 @@ static struct mempolicy zcache_local_policy = {
 
 static noinline __noipa void zcache_call_delete_from_swap_cache(struct folio *folio)
 {
-	WARN_ONCE(1, pr_fmt("delete_from_swap_cache() was not redirected\n"));
+	WARN_ONCE(1, pr_fmt("the swap cache's delete was not redirected\n"));
 }
 
 static noinline __noipa struct swap_info_struct *
@@ -1146,10 +1231,23 @@ zcache_call_get_swap_device(swp_entry_t entry)
 }
 
 static struct zcache_call zcache_calls[] = {
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+	{ .name = "swap_cache_alloc_folio",
+	  .stub = zcache_call_swap_cache_alloc_folio },
+	{ .name = "swap_cache_get_folio",
+	  .stub = zcache_call_swap_cache_get_folio },
+	{ .name = "swap_cache_del_folio",
+	  .stub = zcache_call_delete_from_swap_cache },
+	{ .name = "swap_entry_swapped",
+	  .stub = zcache_call_swap_entry_swapped },
+	{ .name = "__swap_writepage", .stub = zcache_call___swap_writepage },
+	{ .name = "swap_write_submit", .stub = zcache_call_swap_write_submit },
+#else
 	{ .name = "__read_swap_cache_async",
 	  .stub = zcache_call_read_swap_cache_async },
 	{ .name = "delete_from_swap_cache",
 	  .stub = zcache_call_delete_from_swap_cache },
+#endif
 	{ .name = "get_swap_device", .stub = zcache_call_get_swap_device },
 };
 
@@ -1285,7 +1383,8 @@ bool zcache_swapcache_ready(void)
  * the slot can be neither freed nor written by anyone else meanwhile.  An
  * existing folio is returned with a reference, not locked.  On 6.1 a slot
  * whose cache bit is set while no folio is in the cache yet (or any more)
- * makes the kernel function wait for it; 6.12 gives up at once.
+ * makes the kernel function wait for it; 6.12 gives up at once.  7.3 has
+ * no such state: a slot has a folio in its swap table or none.
  *
  * Context: process context, may sleep; never called inside reclaim.
  * Return: the folio, with a reference, or NULL if the slot is free or
@@ -1311,11 +1410,33 @@ struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated)
 							 allocated);
 		return page ? page_folio(page) : NULL;
 	}
-#else
+#elif ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_FOLIO
 	return zcache_call_read_swap_cache_async(swp, gfp,
 						 &zcache_local_policy,
 						 NO_INTERLEAVE_INDEX,
 						 allocated, true);
+#else
+	{
+		struct swap_info_struct *si;
+		struct folio *folio;
+
+		/* The swap table's calls want the device pinned. */
+		*allocated = false;
+		si = zcache_call_get_swap_device(swp);
+		if (!si)
+			return NULL;
+		folio = zcache_call_swap_cache_alloc_folio(swp, gfp, BIT(0), NULL,
+							   &zcache_local_policy,
+							   NO_INTERLEAVE_INDEX);
+		if (!IS_ERR(folio))
+			*allocated = true;
+		else if (PTR_ERR(folio) == -EEXIST)
+			folio = zcache_call_swap_cache_get_folio(swp);
+		else
+			folio = NULL;	/* -ENOENT: the slot is free; -ENOMEM */
+		put_swap_device(si);
+		return folio;
+	}
 #endif
 }
 
@@ -1370,8 +1491,10 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
  * devices), or its folio is being added or deleted; 6.12's
  * __read_swap_cache_async() gives up on it, 6.1's waits for the bit, so
  * that on 6.1 a busy reading is only a race with a failure of another
- * cause.  Read unlocked, once: a snapshot, which only chooses what a
- * failure is counted as.
+ * cause.  On 7.3 freeing a slot invalidates it under the cluster lock
+ * that its swap count drops under, and a slot with users and no folio is
+ * never busy.  Read once: a snapshot, which only chooses what a failure
+ * is counted as.
  *
  * Context: process context.
  * Return: %ZCACHE_SLOT_FREE if the slot has no user (page table, shmem or
@@ -1382,19 +1505,29 @@ bool zcache_swapcache_writeback_allowed(struct folio *folio)
 enum zcache_slot zcache_swapcache_slot(swp_entry_t swp)
 {
 	struct swap_info_struct *si;
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+	bool swapped;
+#else
 	unsigned char map;
+#endif
 
 	if (!zcache_swapcache_ready())
 		return ZCACHE_SLOT_USED;
 	si = zcache_call_get_swap_device(swp);
 	if (!si)
 		return ZCACHE_SLOT_USED;
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+	swapped = zcache_call_swap_entry_swapped(si, swp);
+	put_swap_device(si);
+	return swapped ? ZCACHE_SLOT_USED : ZCACHE_SLOT_FREE;
+#else
 	map = READ_ONCE(si->swap_map[swp_offset(swp)]);
 	put_swap_device(si);
 	/* The count, with its continuation bit; the cache bit aside */
 	if (!(map & ~SWAP_HAS_CACHE))
 		return ZCACHE_SLOT_FREE;
 	return map & SWAP_HAS_CACHE ? ZCACHE_SLOT_BUSY : ZCACHE_SLOT_USED;
+#endif
 }
 
 /**
@@ -1406,7 +1539,10 @@ enum zcache_slot zcache_swapcache_slot(swp_entry_t swp)
  * stale from then on, and reads never reach it (they look at the zeromap
  * first), but writing it back would put the old data on the disk and
  * clear the zeromap bit.  The bits change only under the slot's locked
- * swap cache folio, or when it is freed.  6.1 has no zeromap.
+ * swap cache folio, or when it is freed.  6.1 has no zeromap.  7.3 keeps
+ * its zero marks in the swap table, which a module cannot read; there no
+ * entry outlives a write of its slot (zcache_swap_writeout()), so none is
+ * stale this way.
  *
  * Context: process context, the folio locked.
  * Return: 1 if the zeromap says the slot holds zeroes, 0 if not,
@@ -1440,7 +1576,7 @@ swp_entry_t zcache_swapcache_entry(struct folio *folio)
 {
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_PAGE
 	return folio_swap_entry(folio);
-#else
+#else	/* 6.12, 7.3 */
 	return folio->swap;
 #endif
 }
@@ -1471,8 +1607,11 @@ void zcache_swapcache_delete(struct folio *folio)
  * whose zswap.writeback is 0 keeps the folio in memory, dirty.  The store
  * hook it calls must refuse the folio (zcache's writeback task is known to
  * the core); by the swap-core method the kernel's swap_writepage() runs
- * unredirected, as this call comes from zcache's own text.  The folio is
- * unlocked on return.
+ * unredirected, as this call comes from zcache's own text.  7.3 has no
+ * writepage for swap: there the folio goes to __swap_writepage() as in
+ * zswap's writeback, which leaves those three cases to its caller (the
+ * entry's data is no zero page, which 7.3 never lets through to zcache,
+ * and writeback asked the cgroup).  The folio is unlocked on return.
  *
  * Context: process context, may sleep.
  * Return: 0 if the folio's write was submitted (a device error reported
@@ -1481,6 +1620,13 @@ void zcache_swapcache_delete(struct folio *folio)
  */
 int zcache_swapcache_write(struct folio *folio)
 {
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+	struct swap_io_ctx ctx = {};
+
+	zcache_call___swap_writepage(&ctx, folio);
+	zcache_call_swap_write_submit(&ctx);
+	return 0;
+#else
 	struct writeback_control wbc = {
 		.sync_mode = WB_SYNC_NONE,
 	};
@@ -1492,12 +1638,13 @@ int zcache_swapcache_write(struct folio *folio)
 		return 1;
 	}
 	return ret;
+#endif
 }
 
 #else	/* !ZCACHE_SWAPCACHE_CALLS */
 static void zcache_calls_set_up(void)
 {
-	pr_info("writeback unavailable: the swap cache functions it calls were checked for Linux 6.1 and 6.12 only\n");
+	pr_info("writeback unavailable: the swap cache functions it calls were checked for Linux 6.1, 6.12 and 7.3 only\n");
 }
 
 static void zcache_calls_undo(void)

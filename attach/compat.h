@@ -59,19 +59,34 @@
  * - 6.12: struct folio *__read_swap_cache_async(swp_entry_t, gfp_t,
  *             struct mempolicy *, pgoff_t, bool *, bool skip_if_exists);
  * - both: void delete_from_swap_cache(struct folio *);
- * - both: struct swap_info_struct *get_swap_device(swp_entry_t).
+ * - 7.3 (the swap table; every swap-in goes through the swap cache):
+ *         struct folio *swap_cache_alloc_folio(swp_entry_t, gfp_t,
+ *             unsigned long orders, struct vm_fault *, struct mempolicy *,
+ *             pgoff_t);  (ERR_PTR: -EEXIST cached, -ENOENT free, -ENOMEM)
+ *         struct folio *swap_cache_get_folio(swp_entry_t);
+ *         void swap_cache_del_folio(struct folio *);
+ *         bool swap_entry_swapped(struct swap_info_struct *, swp_entry_t);
+ *         void __swap_writepage(struct swap_io_ctx *, struct folio *);
+ *         void swap_write_submit(struct swap_io_ctx *);
+ *         and int swap_writeout(struct swap_io_ctx *, struct folio *),
+ *         which zcache redirects (attach.c);
+ * - all:  struct swap_info_struct *get_swap_device(swp_entry_t).
  * A kernel outside these lines has no writeback.  A version test, the one
  * in zcache: mm/swap.h is not among the installed headers, so there is
  * nothing to test for.  Kbuild passes the kernel's VERSION and PATCHLEVEL.
  */
 #define ZCACHE_SWAPCACHE_CALLS_PAGE	1
 #define ZCACHE_SWAPCACHE_CALLS_FOLIO	2
+#define ZCACHE_SWAPCACHE_CALLS_TABLE	3
 #if !IS_ENABLED(CONFIG_KPROBES) || !IS_ENABLED(CONFIG_SWAP)
 #define ZCACHE_SWAPCACHE_CALLS		0
 #elif ZCACHE_KERNEL_VERSION == 6 && ZCACHE_KERNEL_PATCHLEVEL == 1
 #define ZCACHE_SWAPCACHE_CALLS		ZCACHE_SWAPCACHE_CALLS_PAGE
 #elif ZCACHE_KERNEL_VERSION == 6 && ZCACHE_KERNEL_PATCHLEVEL == 12
 #define ZCACHE_SWAPCACHE_CALLS		ZCACHE_SWAPCACHE_CALLS_FOLIO
+#elif ZCACHE_KERNEL_VERSION == 7 && ZCACHE_KERNEL_PATCHLEVEL == 3 && \
+	IS_ENABLED(CONFIG_ZSWAP)
+#define ZCACHE_SWAPCACHE_CALLS		ZCACHE_SWAPCACHE_CALLS_TABLE
 #else
 #define ZCACHE_SWAPCACHE_CALLS		0
 #endif
