@@ -11,7 +11,7 @@
  *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT] [-B N]
  *                      [-R N] [-H]
  * MODE: mixed | zero | random | threads | fork | pageout | thp | hotcold |
- *       churn
+ *       churn | rezero
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *       latency DEVICE N: N O_DIRECT 4 KiB writes of distinct pages to
  *       the first N pages of DEVICE, one at a time, then N reads of them,
@@ -40,6 +40,14 @@
  * checkpoint, -o times a random page is verified, then either freed
  * (MADV_DONTNEED) or kept, written anew and swapped out alone: its slot is
  * freed, or written again, while writeback may be working on it.
+ * rezero: page by page, a page is filled and swapped out (MADV_PAGEOUT)
+ * while a second thread keeps reading it: a fault that comes while the
+ * page is being stored holds its folio in the swap cache past the store,
+ * and maps it again, the cache's copy still held.  The page is then
+ * written as zeroes, which the swap core keeps in its zero map or mark
+ * without the cache seeing them, and swapped out again.  After the
+ * checkpoint (where the caller writes the cache back) every page must
+ * read as zeroes.  Prints how many pages were kept that way.
  * -H: map the workload MADV_HUGEPAGE, as thp mode does, rather than
  * MADV_NOHUGEPAGE, which keeps every large folio away (mTHP sizes set to
  * "always" too): it gets the folio sizes the THP settings allow.
@@ -473,11 +481,15 @@ static int run_fork(void)
 	return bad ? 1 : 0;
 }
 
-/* zcache's count of loads, or -1 */
-static long zcache_loads(void)
+/* A counter of zcache's debugfs, or -1 */
+static long zcache_stat(const char *name)
 {
+	char path[128];
 	long val = -1;
-	FILE *f = fopen("/sys/kernel/debug/zcache/loads", "r");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/zcache/%s", name);
+	f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -546,17 +558,17 @@ static int run_hotcold(unsigned long rounds)
 		}
 	}
 	t = vmstat("pswpin");
-	l = zcache_loads();
+	l = zcache_stat("loads");
 	for (i = 0; i < n; i++)
 		bad += check_page(b + i * PAGE, n + i, rounds, scratch);
 	b_disk = vmstat("pswpin") - t;
-	b_hits = zcache_loads() - l;
+	b_hits = zcache_stat("loads") - l;
 	t = vmstat("pswpin");
-	l = zcache_loads();
+	l = zcache_stat("loads");
 	for (i = 0; i < n; i++)
 		bad += check_page(a + i * PAGE, i, 0, scratch);
 	a_disk = vmstat("pswpin") - t;
-	a_hits = zcache_loads() - l;
+	a_hits = zcache_stat("loads") - l;
 	printf("swaptest: hotcold pages=%lu rounds=%lu a_hits=%ld a_disk=%ld b_hits=%ld b_disk=%ld mismatches=%lu\n",
 	       n, rounds, a_hits, a_disk, b_hits, b_disk, bad);
 	return bad ? 1 : 0;
@@ -593,6 +605,81 @@ static int run_churn(unsigned long ops)
 	bad += verify(r, versions, 0);
 	printf("swaptest: churn ops=%lu freed=%lu pages=%lu mismatches=%lu\n",
 	       ops, freed, npages, bad);
+	return bad ? 1 : 0;
+}
+
+/* -------- rezero: a stored page kept in the swap cache, then zeroed -------- */
+static volatile unsigned char *volatile rezero_page;
+static volatile int rezero_stop;
+
+static void *rezero_reader(void *arg)
+{
+	volatile unsigned char *p;
+	unsigned long sum = 0;
+
+	(void)arg;
+	while (!rezero_stop) {
+		p = rezero_page;
+		if (p)
+			sum += p[0];
+	}
+	return (void *)sum;
+}
+
+/* Whether the page at @p is mapped (present in the page table) */
+static int page_present(const void *p)
+{
+	uint64_t ent = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &ent, sizeof(ent),
+		  (uintptr_t)p / PAGE * sizeof(ent)) != sizeof(ent))
+		ent = 0;
+	close(fd);
+	return !!(ent >> 63);
+}
+
+static int run_rezero(void)
+{
+	unsigned char *r = map_region(), zero[PAGE];
+	unsigned long i, kept = 0, bad = 0;
+	long stores, loads;
+	pthread_t reader;
+
+	pct_zero = 0;
+	memset(zero, 0, PAGE);
+	if (pthread_create(&reader, NULL, rezero_reader, NULL))
+		return 2;
+	for (i = 0; i < npages; i++) {
+		unsigned char *p = r + i * PAGE;
+
+		gen_page(p, i, 1);
+		stores = zcache_stat("stores");
+		loads = zcache_stat("loads");
+		rezero_page = p;
+		if (pageout(p, 1))
+			return 2;
+		usleep(2000);
+		rezero_page = NULL;
+		usleep(1000);
+		/* Stored, mapped again, and not by a load: kept */
+		if (zcache_stat("stores") > stores && page_present(p) == 1 &&
+		    zcache_stat("loads") == loads)
+			kept++;
+		memset(p, 0, PAGE);
+		if (pageout(p, 1))
+			return 2;
+	}
+	rezero_stop = 1;
+	pthread_join(reader, NULL);
+	wait_checkpoint();
+	for (i = 0; i < npages; i++)
+		if (memcmp(r + i * PAGE, zero, PAGE))
+			bad++;
+	printf("swaptest: rezero pages=%lu kept=%lu mismatches=%lu\n",
+	       npages, kept, bad);
 	return bad ? 1 : 0;
 }
 
@@ -807,6 +894,8 @@ int main(int argc, char **argv)
 		return run_hotcold(ops);
 	if (!strcmp(mode, "churn"))
 		return run_churn(ops);
+	if (!strcmp(mode, "rezero"))
+		return run_rezero();
 	if (!strcmp(mode, "thp")) {
 		use_thp = 1;
 		return run_fill_verify();

@@ -253,6 +253,30 @@ case_end "churn" 0
 check "writeback: churn: stale victims were dropped (writeback_stale grew, within $run runs)" \
 	gt "$(stat_ writeback_stale)" $stale0
 
+# A page stored while a fault held its folio in the swap cache (swaptest
+# rezero), then written as zeroes and swapped out again: 6.12's zeromap
+# or 7.3's zero mark took the zeroes, not zcache, whose older copy must
+# never come back.  A drain then writes back what zcache holds, and every
+# page must read as zeroes.  (6.1 has no zeromap: zcache stores the
+# zeroes over its copy.)
+at_checkpoint() {
+	echo N > $ZP/enabled
+	echo Y > $ZP/drain
+	i=0
+	while [ "$(param drain)" = Y ] && [ $i -lt 120 ]; do
+		sleep 1
+		i=$(( i + 1 ))
+	done
+}
+case_begin
+run_checkpointed "writeback: rezero: pages kept in the swap cache past their store, then zeroed, read as zeroes after a drain" \
+	rezero -m 1 -s 330
+echo Y > $ZP/enabled
+kept=$(sed -n 's/.*swaptest: rezero .* kept=\([0-9]*\) .*/\1/p' /tmp/swaptest.out)
+check "writeback: rezero: a fault kept some pages in the swap cache past their store (${kept:-none} of 256)" \
+	gt "${kept:-0}" 0
+case_end "rezero" 0
+
 # swapoff in each delay window: after the pick, with the folio locked,
 # after the write was submitted, while MADV_PAGEOUT'd pages wait to be
 # read back.  Then kill -9 of the owner in each window.  The pages must
