@@ -453,12 +453,16 @@ static int zcache_swap_writeout(struct swap_io_ctx *ctx, struct folio *folio)
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	zcache_invalidate_range(swp_type(swp), swp_offset(swp),
 				folio_nr_pages(folio));
-	srcu_read_unlock(&zcache_attach_srcu, idx);
 	folio_mark_dirty(folio);
+	srcu_read_unlock(&zcache_attach_srcu, idx);
 	return AOP_WRITEPAGE_ACTIVATE;
 }
 
-/* swap_writeout(ctx, folio): a folio in the swap cache, locked */
+/*
+ * swap_writeout(ctx, folio): a folio in the swap cache, locked.  One
+ * lockless lookup per page of the folio (a large folio's slots are new:
+ * zcache holds none of them).
+ */
 static bool zcache_owns_writeout(struct pt_regs *regs)
 {
 	struct folio *folio = (struct folio *)regs_get_kernel_argument(regs, 1);
@@ -1095,8 +1099,9 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * 7.3's swap table replaced them: swap_cache_alloc_folio() adds the new
  * folio (or says why not), swap_cache_get_folio() finds an existing one,
  * swap_cache_del_folio() takes it out, swap_entry_swapped() reads the
- * swap count, and __swap_writepage() with swap_write_submit() write the
- * folio, as zswap's writeback does (7.3 has no writepage for swap).
+ * swap count, folio_free_swap() frees a slot no one refers to, and
+ * __swap_writepage() with swap_write_submit() write the folio, as zswap's
+ * writeback does (7.3 has no writepage for swap).
  * Why each call is safe under IBT, which from 6.12 on seals every function
  * whose address the kernel never takes (its ENDBR is overwritten, and an
  * indirect call to it traps on a CPU that enforces IBT):
@@ -1192,6 +1197,11 @@ zcache_call_swap_entry_swapped(struct swap_info_struct *si, swp_entry_t entry)
 	return true;
 }
 
+static noinline __noipa bool zcache_call_folio_free_swap(struct folio *folio)
+{
+	return false;
+}
+
 static noinline __noipa void
 zcache_call___swap_writepage(struct swap_io_ctx *ctx, struct folio *folio)
 {
@@ -1240,6 +1250,7 @@ static struct zcache_call zcache_calls[] = {
 	  .stub = zcache_call_delete_from_swap_cache },
 	{ .name = "swap_entry_swapped",
 	  .stub = zcache_call_swap_entry_swapped },
+	{ .name = "folio_free_swap", .stub = zcache_call_folio_free_swap },
 	{ .name = "__swap_writepage", .stub = zcache_call___swap_writepage },
 	{ .name = "swap_write_submit", .stub = zcache_call_swap_write_submit },
 #else
@@ -1425,15 +1436,29 @@ struct folio *zcache_swapcache_get(swp_entry_t swp, bool *allocated)
 		si = zcache_call_get_swap_device(swp);
 		if (!si)
 			return NULL;
-		folio = zcache_call_swap_cache_alloc_folio(swp, gfp, BIT(0), NULL,
-							   &zcache_local_policy,
-							   NO_INTERLEAVE_INDEX);
-		if (!IS_ERR(folio))
-			*allocated = true;
-		else if (PTR_ERR(folio) == -EEXIST)
+		/*
+		 * A folio found in the way may leave the swap cache before
+		 * it is looked up: then try again, as the kernel's
+		 * swap_cache_read_folio() does.
+		 */
+		for (;;) {
+			folio = zcache_call_swap_cache_alloc_folio(swp, gfp, BIT(0),
+								   NULL,
+								   &zcache_local_policy,
+								   NO_INTERLEAVE_INDEX);
+			if (!IS_ERR(folio)) {
+				*allocated = true;
+				break;
+			}
+			if (PTR_ERR(folio) != -EEXIST) {
+				folio = NULL;	/* -ENOENT: slot free; -ENOMEM */
+				break;
+			}
 			folio = zcache_call_swap_cache_get_folio(swp);
-		else
-			folio = NULL;	/* -ENOENT: the slot is free; -ENOMEM */
+			if (folio)
+				break;
+			cond_resched();
+		}
 		put_swap_device(si);
 		return folio;
 	}
@@ -1608,10 +1633,11 @@ void zcache_swapcache_delete(struct folio *folio)
  * hook it calls must refuse the folio (zcache's writeback task is known to
  * the core); by the swap-core method the kernel's swap_writepage() runs
  * unredirected, as this call comes from zcache's own text.  7.3 has no
- * writepage for swap: there the folio goes to __swap_writepage() as in
- * zswap's writeback, which leaves those three cases to its caller (the
- * entry's data is no zero page, which 7.3 never lets through to zcache,
- * and writeback asked the cgroup).  The folio is unlocked on return.
+ * writepage for swap: there the slot is freed by folio_free_swap() if it
+ * has no user, as swap_writeout() would, and otherwise the folio goes to
+ * __swap_writepage() as in zswap's writeback (the entry's data is no zero
+ * page, which 7.3 never lets through to zcache, and writeback asked the
+ * cgroup).  The folio is unlocked on return.
  *
  * Context: process context, may sleep.
  * Return: 0 if the folio's write was submitted (a device error reported
@@ -1623,6 +1649,11 @@ int zcache_swapcache_write(struct folio *folio)
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
 	struct swap_io_ctx ctx = {};
 
+	/* A slot no page table refers to any more is freed, as by swap_writeout() */
+	if (zcache_call_folio_free_swap(folio)) {
+		folio_unlock(folio);
+		return 0;
+	}
 	zcache_call___swap_writepage(&ctx, folio);
 	zcache_call_swap_write_submit(&ctx);
 	return 0;

@@ -66,6 +66,7 @@
  *         struct folio *swap_cache_get_folio(swp_entry_t);
  *         void swap_cache_del_folio(struct folio *);
  *         bool swap_entry_swapped(struct swap_info_struct *, swp_entry_t);
+ *         bool folio_free_swap(struct folio *);
  *         void __swap_writepage(struct swap_io_ctx *, struct folio *);
  *         void swap_write_submit(struct swap_io_ctx *);
  *         and int swap_writeout(struct swap_io_ctx *, struct folio *),
