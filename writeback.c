@@ -28,10 +28,12 @@
  * index still holds the entry picked (a slot freed and written again
  * meanwhile has a new entry, or none: the old data is never written over
  * new), decompress into the folio, erase the entry, and write the folio
- * as reclaim does.  The store hook refuses the worker's own pages
+ * as reclaim does (on 7.3, which has no writepage for swap, as zswap's
+ * writeback does).  The store hook refuses the worker's own pages
  * (zcache_wb_writing()).  On 6.12 a slot written again as zeroes went to
  * the zeromap behind zcache's back: its entry is stale and is dropped,
- * not written.  A writeback given up once the folio is in the swap cache
+ * not written (7.3 lets no entry outlive a write of its slot: see
+ * zcache_swapcache_zero_filled()).  A writeback given up once the folio is in the swap cache
  * leaves the slot's data in the folio (zcache_wb_abandon()): a swapoff
  * waiting for it would map a folio that is not uptodate as a poisoned
  * entry.  A folio that already existed is being swapped in or sits in
