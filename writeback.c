@@ -33,10 +33,10 @@
  * (zcache_wb_writing()).  On 6.12 a slot written again as zeroes went to
  * the zeromap behind zcache's back: its entry is stale and is dropped,
  * not written (7.3 lets no entry outlive a write of its slot: see
- * zcache_swapcache_zero_filled()).  A writeback given up once the folio is in the swap cache
- * leaves the slot's data in the folio (zcache_wb_abandon()): a swapoff
- * waiting for it would map a folio that is not uptodate as a poisoned
- * entry.  A folio that already existed is being swapped in or sits in
+ * zcache_swapcache_zero_filled()).  A writeback given up once the folio
+ * is in the swap cache leaves the slot's data in the folio
+ * (zcache_wb_abandon()): a swapoff waiting for it would map a folio that
+ * is not uptodate as a poisoned entry.  A folio that already existed is being swapped in or sits in
  * the swap cache: the entry is skipped; a drain hands the data over to
  * the folio instead, which it marks dirty so that reclaim writes it out
  * before dropping it.
