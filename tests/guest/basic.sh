@@ -220,7 +220,10 @@ check "basic: a killed process's pages leave zcache (invalidation)" killed_frees
 # A THP is swapped out whole only if its fault found 2 MB of free memory
 # and its swap-out a free 2 MB cluster: after the workloads above, both
 # can be fragmented (CI saw none swapped whole once).  So the memory is
-# compacted and the swap device, empty now, starts afresh.
+# compacted and the swap device, empty now, starts afresh.  Even so a run
+# may find no 2 MB of free memory at all (7.3-cloud, once: 71 faults fell
+# back, none allocated a THP): then the run, compaction first, is made
+# again, up to three times, before the check says no THP went whole.
 thp_swpout() { awk '/^thp_swpout / {print $2}' /proc/vmstat; }
 thp_vmstat() {
 	grep -E '^thp_(fault_alloc|fault_fallback|swpout|swpout_fallback|split_page) ' \
@@ -229,14 +232,19 @@ thp_vmstat() {
 swap_restart() { swapoff /dev/vda && swap_on /dev/vda; }
 if [ -d $THP ]; then
 	check "basic: swap device restarted for the THP run" swap_restart
-	echo 1 > /proc/sys/vm/compact_memory
 	info "THP counters before: $(thp_vmstat)"
 fi
 thp_before=$(thp_swpout)
-run_plain "basic: THP-backed ${MEM_MB}M verified" thp -m $MEM_MB -s 18
+for thp_run in 1 2 3; do
+	[ -d $THP ] && echo 1 > /proc/sys/vm/compact_memory
+	run_plain "basic: THP-backed ${MEM_MB}M verified (run $thp_run)" \
+		thp -m $MEM_MB -s $(( 17 + thp_run ))
+	[ -d $THP ] || break
+	info "THP counters after run $thp_run: $(thp_vmstat)"
+	[ "$(thp_swpout)" -gt "$thp_before" ] && break
+done
 if [ -d $THP ]; then
-	info "THP counters after: $(thp_vmstat)"
-	check "basic: whole THPs were swapped out ($(( $(thp_swpout) - thp_before )))" \
+	check "basic: whole THPs were swapped out ($(( $(thp_swpout) - thp_before )), in $thp_run runs)" \
 		gt "$(thp_swpout)" "$thp_before"
 else
 	info "kernel without THP: the THP run used 4 KiB pages"
