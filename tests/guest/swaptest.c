@@ -490,7 +490,6 @@ static long zcache_stat(const char *name)
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/zcache/%s", name);
 	f = fopen(path, "r");
-
 	if (!f)
 		return -1;
 	if (fscanf(f, "%ld", &val) != 1)
