@@ -6,6 +6,7 @@
 #                            zswap-lz4-shrink (6.12: zswap's shrinker on)
 #                            zcache-COMP zcache-COMP-pPERCENT
 #                            zcache-COMP-nowb (writeback_enabled=N)
+#                            zcache-COMP-cPERCENT (max_compressed_percent)
 #   zbench_workloads=W,W,... mixed zero random threads build
 #   zbench_reps=N            repetitions, interleaved: every backend runs a
 #                            workload before any runs it again
@@ -135,6 +136,11 @@ backend_up() {
 	zcache-*-nowb)
 		c=${1#zcache-}
 		insmod /zcache/zcache.ko compressor=${c%-nowb} writeback_enabled=N || return 1
+		;;
+	zcache-*-c*)
+		c=${1#zcache-}
+		insmod /zcache/zcache.ko compressor=${c%-c*} \
+			max_compressed_percent=${c##*-c} || return 1
 		;;
 	zcache-*-p*)
 		c=${1#zcache-}
