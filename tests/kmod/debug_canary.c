@@ -65,13 +65,20 @@ static noinline void canary_lockdep(void)
 	mutex_unlock(&canary_lock_b);
 }
 
+/*
+ * Zeroed: an object fresh from kmalloc() still holds the slab's free
+ * pointer to the next free object, and the debug kernels do not obfuscate
+ * it (no SLAB_FREELIST_HARDENED).  Each dropped object would then point
+ * at the next one, and one stale pointer to the first from anywhere would
+ * hide them all (6.1-debug, once: none reported).
+ */
 static noinline void canary_kmemleak(void)
 {
 	void *leak;
 	int i;
 
 	for (i = 0; i < CANARY_LEAKS; i++) {
-		leak = kmalloc(256, GFP_KERNEL);
+		leak = kzalloc(256, GFP_KERNEL);
 		OPTIMIZER_HIDE_VAR(leak);
 	}
 	pr_info("kmemleak canary: %d objects dropped\n", CANARY_LEAKS);
