@@ -507,7 +507,8 @@ def main():
                "is a failure, not a figure.\n")
     out.append(f"Peer: stock zswap with lz4/zsmalloc, max_pool_percent=20, on the same kernel. "
                "zcache runs at its defaults (max_pool_percent=20); `zcache-lz4-p50` has the pool "
-               "limit raised to 50%. zram is the only swap device, lz4, sized past the working "
+               "limit raised to 50%, `zcache-lz4-c100` keeps every page that compresses at all "
+               "(max_compressed_percent=100, against 75). zram is the only swap device, lz4, sized past the working "
                "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults."
                + (f" Debian's cloud kernels (`cloud` in the release) are built without zswap: "
                   f"there the peer is {CLOUD_PEER}." if any(is_cloud(k) for k, _ in kernels) else "")
