@@ -2,12 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/debug-kernel.sh [--fetch] LINE[-VARIANT] - build Debian's LINE
-# (6.1 or 6.12) source as a zcache debug kernel: tinyconfig + what the VM
-# and zcache need + the VARIANT's detectors (scripts/debug-config/):
+# (6.1, 6.12 or 7.3) source as a zcache debug kernel: tinyconfig + what
+# the VM and zcache need + the VARIANT's detectors (scripts/debug-config/):
 # "debug" (the default: KASAN, lockdep, kmemleak, fault injection) or
 # "kcsan" (the data-race detector, which excludes KASAN).
 #
-# The source is the newest linux-source-LINE package in the archive.  The
+# The source is the newest linux-source-LINE package in the archive:
+# bookworm's for 6.1 and 6.12, trixie-backports' for 7.3 (downloaded
+# through the private apt configuration, lib.sh's TRIXIE_APT).  All are
+# built by the host's gcc: the whole kernel and zcache then come from one
+# compiler, and kbuild's tools link against the host's glibc (trixie's
+# own builds need the trixie build root only because their tools were
+# built there).  The
 # build is cached in $ZCACHE_CACHE/debug/<line>-<variant>-<source
 # version>-<hash of the config fragments and RECIPE>/ and reused while all
 # match.  Fails if any wanted option did not survive olddefconfig.  Prints
@@ -25,12 +31,14 @@ if [ "${1:-}" = --fetch ]; then
 	fetch_only=1
 	shift
 fi
-kernel=${1:?usage: debug-kernel.sh [--fetch] 6.1|6.12[-debug|-kcsan]}
+kernel=${1:?usage: debug-kernel.sh [--fetch] 6.1|6.12|7.3[-debug|-kcsan]}
 line=${kernel%%-*} variant=debug
 [ "$line" = "$kernel" ] || variant=${kernel#*-}
+apt=()
 case $line in
 6.1|6.12) ;;
-*) die "unknown kernel line '$line' (6.1 or 6.12)" ;;
+7.3) trixie_apt_ready; apt=("${TRIXIE_APT[@]}") ;;
+*) die "unknown kernel line '$line' (6.1, 6.12 or 7.3)" ;;
 esac
 case $variant in
 debug) sanitizer=kasan ;;
@@ -46,7 +54,7 @@ need_pkgs flex:flex bison:bison /usr/include/openssl/ssl.h:libssl-dev \
 	dpkg-deb:dpkg
 apt_ready
 pkg=linux-source-$line
-ver=$(apt-cache show "$pkg" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -V | tail -n 1)
+ver=$(apt-cache "${apt[@]}" show "$pkg" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -V | tail -n 1)
 [ -n "$ver" ] || die "no $pkg in the archive"
 hash=$( (cat "${fragments[@]}"; echo "recipe $RECIPE") | sha256sum | cut -c1-12)
 dir=$ZCACHE_CACHE/debug/$line-$variant-$ver-$hash
@@ -62,7 +70,7 @@ deb=$debs/${pkg}_${ver//:/%3a}_all.deb
 if [ ! -f "$deb" ]; then
 	log "downloading $pkg $ver"
 	tmpd=$(mktemp -d "$debs/.dl.XXXXXX")
-	(cd "$tmpd" && apt-get download -qq "$pkg=$ver" 2>/dev/null) ||
+	(cd "$tmpd" && apt-get "${apt[@]}" download -qq "$pkg=$ver" 2>/dev/null) ||
 		{ rm -rf "$tmpd"; die "cannot download $pkg $ver"; }
 	mv "$tmpd"/*.deb "$deb"
 	rm -rf "$tmpd"
@@ -81,6 +89,14 @@ make -C "$src" -s ARCH=x86_64 tinyconfig >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" \
 	"${fragments[@]}" >/dev/null
 make -C "$src" -s olddefconfig >/dev/null
+# The options each fragment wants; where two name one option, the later
+# wins, as in merge_config.sh.
+wanted() {
+	awk '/^CONFIG_/ { o = $0; sub(/=.*/, "", o) }
+		/^# CONFIG_[A-Z0-9_]* is not set$/ { o = $2 }
+		o != "" { if (!(o in v)) order[n++] = o; v[o] = $0; o = "" }
+		END { for (i = 0; i < n; i++) print v[order[i]] }' "${fragments[@]}"
+}
 missing=0
 while IFS= read -r want; do
 	case $want in
@@ -97,7 +113,7 @@ while IFS= read -r want; do
 			missing=1
 		fi ;;
 	esac
-done < <(cat "${fragments[@]}")
+done < <(wanted)
 [ $missing -eq 0 ] || die "the $line-$variant config lacks options it needs"
 
 # Twice as many jobs as cores: in make check the build shares the cores
