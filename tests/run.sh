@@ -16,10 +16,10 @@
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud trixie-6.12 trixie-6.12-rt trixie-6.12-cloud 6.1-debug 6.12-debug 6.12-kcsan}
+kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud trixie-6.12 trixie-6.12-rt trixie-6.12-cloud 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
 # Groups per kernel, chosen so that every kernel runs basic (but trixie's
-# 6.12 amd64 and cloud, whose source runs basic as bookworm's, and
-# 6.12-kcsan, below), every group runs on each kernel line, and the suite
+# 6.12 amd64 and cloud, whose source runs basic as bookworm's, 6.12-debug
+# and 6.12-kcsan, below), every group runs on each kernel line, and the suite
 # stays within CI's time
 # (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them all):
 # - stock 6.12 runs basic, devices and zswap: writeback on 6.12-rt (same source, and PREEMPT_RT's sleeping spinlocks
@@ -43,14 +43,18 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 #   and cloud, bookworm's 6.12 source built by another toolchain, run
 #   smoke (attach, one workload under pressure verified, MADV_PAGEOUT,
 #   swapoff, rmmod: what a build can break; that source runs basic in
-#   bookworm's amd64 and cloud flavours).
-#   7.3 has no debug kernel: its faults, stress, canary and races groups
-#   are not run;
+#   bookworm's amd64 and cloud flavours);
 # - debug kernels run their groups in one boot, but 6.12-debug boots
 #   twice: the second boot runs writeback, in parallel with the others;
+#   7.3-debug (built with zswap, as Debian's 7.3 kernels) runs basic,
+#   faults, stress and canary, as 6.1-debug; 6.12-debug runs faults and
+#   canary, and its writeback boot takes the mixed, threaded and fork
+#   workloads through the zswap method's store and load under the same
+#   detectors, while basic runs on 6.12's stock kernels and on 7.3-debug
+#   (the zswap method, the same core) and stress on 6.12-kcsan;
 #   tools (the operator scripts), devices and zswap stay on the stock
 #   kernels; the stress group's drain rounds also take writeback's code
-#   through every debug kernel;
+#   through 6.1-debug, 7.3-debug and 6.12-kcsan;
 # - 6.12-kcsan (the data-race detector) runs races (the self-test's
 #   racing threads, params' storm under four threads, fork, a kill while
 #   storing: the most concurrent paths of basic and params, whose other
@@ -61,7 +65,8 @@ groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
 rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-writeback}}
 debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
-debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary writeback}
+debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-faults,canary writeback}
+debug_groups_7_3=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-races,stress,canary}
 cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic}}
 cloud_groups_6_12=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic devices}}
@@ -377,6 +382,7 @@ kernel_suite() {
 	6.12-rt)    kgroups=$rt_groups_6_12 ;;
 	6.1-debug)  kgroups=$debug_groups_6_1 ;;
 	6.12-debug) kgroups=$debug_groups_6_12 ;;
+	7.3-debug)  kgroups=$debug_groups_7_3 ;;
 	*-kcsan)    kgroups=$kcsan_groups ;;
 	6.1-cloud)  kgroups=$cloud_groups_6_1 ;;
 	6.12-cloud) kgroups=$cloud_groups_6_12 ;;
