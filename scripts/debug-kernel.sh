@@ -16,7 +16,9 @@
 # built there).  The
 # build is cached in $ZCACHE_CACHE/debug/<line>-<variant>-<source
 # version>-<hash of the config fragments and RECIPE>/ and reused while all
-# match.  Fails if any wanted option did not survive olddefconfig.  Prints
+# match.  Fails if any wanted option did not survive olddefconfig (where
+# two fragments name one option, the later one's line is the one wanted:
+# 7.3.config overrides common.config).  Prints
 # the path of an env file like kernel-fetch.sh's (KVER, KDIR, VMLINUZ,
 # MODROOT, DEBUG_KERNEL=1 and SANITIZER=kasan or kcsan).  --fetch only
 # installs the build's packages and downloads the source, so that a build

@@ -58,8 +58,8 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 # - 6.12-kcsan (the data-race detector) runs races (the self-test's
 #   racing threads, params' storm under four threads, fork, a kill while
 #   storing: the most concurrent paths of basic and params, whose other
-#   workloads run one task at a time and run under the other detectors
-#   on both lines), stress and canary.
+#   workloads run one task at a time, basic's under the other detectors
+#   on 6.1-debug and 7.3-debug), stress and canary.
 groups=${ZCACHE_GROUPS:-basic devices zswap}
 groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}

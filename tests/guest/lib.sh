@@ -149,7 +149,7 @@ param_refuses() {
 
 # The kernel functions zcache hooks, if any is still in ftrace's table.
 hooked_functions() {
-	grep -E '^(zswap_|swap_readpage |swap_read_folio |swap_writepage |swap_range_free |swap_entry_range_free |init_swap_address_space |exit_swap_address_space )' \
+	grep -E '^(zswap_|swap_readpage |swap_read_folio |swap_writepage |swap_writeout |swap_range_free |swap_entry_range_free |init_swap_address_space |exit_swap_address_space )' \
 		/sys/kernel/tracing/enabled_functions 2>/dev/null
 }
 # (a shell function: call it from check, not from a child "sh -c")
