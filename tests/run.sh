@@ -47,14 +47,17 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 # - debug kernels run their groups in one boot, but 6.12-debug boots
 #   twice: the second boot runs writeback, in parallel with the others;
 #   7.3-debug (built with zswap, as Debian's 7.3 kernels) runs basic,
-#   faults, stress and canary, as 6.1-debug; 6.12-debug runs faults and
-#   canary, and its writeback boot takes the mixed, threaded and fork
-#   workloads through the zswap method's store and load under the same
-#   detectors, while basic runs on 6.12's stock kernels and on 7.3-debug
-#   (the zswap method, the same core) and stress on 6.12-kcsan;
+#   faults, stress and canary, as 6.1-debug; 6.12-debug runs faults,
+#   stress and canary, and its writeback boot takes the mixed, threaded
+#   and fork workloads through the zswap method's store and load under
+#   the same detectors, while basic runs on 6.12's stock kernels and on
+#   7.3-debug (the zswap method, the same core).  (6.12-debug's canary
+#   straight after faults found no kmemleak report in two whole runs,
+#   cause not found; after stress, as on the other debug kernels, it
+#   does.);
 #   tools (the operator scripts), devices and zswap stay on the stock
 #   kernels; the stress group's drain rounds also take writeback's code
-#   through 6.1-debug, 7.3-debug and 6.12-kcsan;
+#   through every debug kernel;
 # - 6.12-kcsan (the data-race detector) runs races (the self-test's
 #   racing threads, params' storm under four threads, fork, a kill while
 #   storing: the most concurrent paths of basic and params, whose other
@@ -65,7 +68,7 @@ groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
 rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
 rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-writeback}}
 debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
-debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-faults,canary writeback}
+debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-faults,stress,canary writeback}
 debug_groups_7_3=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-races,stress,canary}
 cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic}}
