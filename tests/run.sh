@@ -51,10 +51,7 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 #   stress and canary, and its writeback boot takes the mixed, threaded
 #   and fork workloads through the zswap method's store and load under
 #   the same detectors, while basic runs on 6.12's stock kernels and on
-#   7.3-debug (the zswap method, the same core).  (6.12-debug's canary
-#   straight after faults found no kmemleak report in two whole runs,
-#   cause not found; after stress, as on the other debug kernels, it
-#   does.);
+#   7.3-debug (the zswap method, the same core);
 #   tools (the operator scripts), devices and zswap stay on the stock
 #   kernels; the stress group's drain rounds also take writeback's code
 #   through every debug kernel;
