@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Group "smoke": zcache end to end on a kernel built from a source that
-# another kernel of the suite runs in full (trixie's 6.12 flavours:
-# bookworm's 6.12 source, built by gcc-14).  What such a kernel can get
-# wrong is its build: the attach (ftrace's call sites, the hooked
-# functions' layout) and the data path through zcache as this toolchain
-# compiled both.  So: insmod attaches, a workload under memory pressure
+# another kernel of the suite runs in full (trixie's 6.12 amd64 and cloud:
+# bookworm's 6.12 source, built by gcc-14; 7.3-cloud: 7.3's source with
+# the cloud config, attached by the zswap method as 7.3 amd64).  What such
+# a kernel can get wrong is its build: the attach (ftrace's call sites,
+# the hooked functions' layout) and the data path through zcache as this
+# toolchain and config compiled both.  So: insmod attaches, a workload under memory pressure
 # goes through the cache and reads back byte for byte, every page
 # MADV_PAGEOUT pushes reaches the cache, swapoff drains it, rmmod
 # detaches and leaves nothing hooked.
