@@ -29,17 +29,18 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 #   host's DKMS and package checks) and make demo's guest part (its output
 #   must be free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
-#   basic on 6.1, writeback on 6.12 (ZCACHE_RT_GROUPS);
+#   basic on 6.1, writeback on 6.12 and 7.3 (ZCACHE_RT_GROUPS; 7.3-rt's
+#   below);
 # - the cloud kernels of 6.1 and 6.12, built without zswap, attach by the
 #   swap-core method: both run basic, 6.12-cloud devices too
 #   (ZCACHE_CLOUD_GROUPS); 6.1-debug is built without zswap too, so that
 #   the method runs under the detectors, while 6.12-debug and 6.12-kcsan
 #   keep zswap (the zswap method);
 # - Debian 13's kernels (ZCACHE_TRIXIE_GROUPS): 7.3 runs basic, zswap,
-#   params and tools (in one boot) and devices; 7.3-rt basic and
-#   writeback (as 6.12-rt: PREEMPT_RT under writeback's locks, and 7.3's
-#   own writeback calls); trixie's 6.12-rt basic (bookworm's runs
-#   writeback); smoke (attach, one workload under pressure verified,
+#   params and tools (in one boot) and devices; 7.3-rt writeback (as
+#   6.12-rt: PREEMPT_RT under writeback's locks, and 7.3's own writeback
+#   calls; 7.3's basic runs on 7.3 amd64 and 7.3-debug); trixie's
+#   6.12-rt basic (bookworm's runs writeback); smoke (attach, one workload under pressure verified,
 #   MADV_PAGEOUT, swapoff, rmmod: what another build of a source can
 #   break) on the kernels whose source and method run basic in another
 #   flavour: trixie's 6.12 amd64 and cloud (bookworm's 6.12 source built
@@ -76,7 +77,7 @@ kcsan_groups=${ZCACHE_DEBUG_GROUPS:-races,stress,canary}
 cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic}}
 cloud_groups_6_12=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic devices}}
 groups_7_3=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic zswap params,tools devices}}
-rt_groups_7_3=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic writeback}}
+rt_groups_7_3=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-writeback}}
 trixie_groups=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic}}
 smoke_groups=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-smoke}}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}

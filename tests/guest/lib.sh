@@ -45,8 +45,11 @@ if [ -n "$ZCMEM" ]; then
 	MEM_MB=$ZCMEM
 	WS_MB=$(( MEM_MB * 5 / 4 ))
 else
+	# 1.25x the guest's memory, as in the cgroup: past all of it, and
+	# the kernel, the initramfs and zcache's pool hold a part of that,
+	# so every pass over the working set swaps.
 	MEM_MB=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
-	WS_MB=$(( MEM_MB * 3 / 2 ))
+	WS_MB=$(( MEM_MB * 5 / 4 ))
 fi
 # MADV_PAGEOUT pushes every page through the cache without pressure.
 # Random-access workloads do ops / OPS_DIV operations.

@@ -25,7 +25,8 @@ at_checkpoint() {
 run_checkpointed "smoke: mixed ${WS_MB}M verified" mixed -m $WS_MB -s 11
 check "smoke: mixed loads from zcache" gt "$(stat_ loads)" $MANY
 
-# (on 6.12 the 10% zero pages stop at the swap device's zeromap first)
+# (on 6.12 the 10% zero pages stop at the swap device's zeromap first,
+# on 7.3 at the swap table's zero mark)
 at_checkpoint() {
 	stats_line
 	seen=$(( $(stat_ stores) + $(stat_ reject_compress_poor) - seen_before ))

@@ -47,7 +47,9 @@ drain_unload() {
 
 round=1 bad=0 early=0 refused=0 drained=0 drain_rounds=0 hold_rounds=0 hold_refused=0 wb_avail=0
 while [ $round -le $ROUNDS ]; do
-	comp=$(echo $COMPRESSORS | cut -d' ' -f$(( round % 6 + 1 )))
+	# Each compressor in two kinds of round (drain rounds are every
+	# third: round % 6 alone would give each compressor one kind).
+	comp=$(echo $COMPRESSORS | cut -d' ' -f$(( (round + (round - 1) / 6) % 6 + 1 )))
 	why=""
 	insmod /zcache/zcache.ko compressor=$comp || why="insmod failed"
 	wb_avail=$(stat_ writeback_available)
