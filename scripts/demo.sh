@@ -5,7 +5,7 @@
 #
 # Installs what it needs, fetches the newest Debian kernel of LINE (6.1 by
 # default), builds zcache against it, boots the test VM, swaps a real
-# workload (1.5x the guest's RAM of mixed text, binaries and zero pages)
+# workload (1.25x the guest's RAM of mixed text, binaries and zero pages)
 # through zcache, verifies every page and prints zcache's stats with the
 # compression ratio.
 set -euo pipefail
