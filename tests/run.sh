@@ -30,7 +30,7 @@ kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-r
 #   must be free of shell errors);
 # - the rt flavours share every line of zcache with their amd64 siblings:
 #   basic on 6.1, writeback on 6.12 and 7.3 (ZCACHE_RT_GROUPS; 7.3-rt's
-#   below);
+#   with Debian 13's kernels, below);
 # - the cloud kernels of 6.1 and 6.12, built without zswap, attach by the
 #   swap-core method: both run basic, 6.12-cloud devices too
 #   (ZCACHE_CLOUD_GROUPS); 6.1-debug is built without zswap too, so that

@@ -100,7 +100,7 @@ failed_swapoff() {
 	sh -c 'echo 1000 > /proc/self/oom_score_adj; exec swapoff /dev/vda'
 	rc=$?
 	stats_line
-	check "basic: swapoff OOM-killed with ${WS_MB}M swapped out (exit $rc)" \
+	check "basic: swapoff OOM-killed under a ${WS_MB}M working set (exit $rc)" \
 		[ $rc -ne 0 ]
 	check "basic: the device is still on after the failed swapoff" \
 		grep -q '^/dev/vda ' /proc/swaps
@@ -108,22 +108,24 @@ failed_swapoff() {
 		gt "$(stat_ stored_pages)" 0
 }
 echo -1000 > /proc/self/oom_score_adj
+loads_before=$(stat_ loads)
 run_checkpointed "basic: mixed ${WS_MB}M verified, across a failed swapoff" \
 	mixed -m $WS_MB -s 11
 echo 0 > /proc/self/oom_score_adj
-check "basic: mixed loads from zcache" gt "$(stat_ loads)" 1000
+check "basic: mixed loads from zcache" gt $(( $(stat_ loads) - loads_before )) 1000
 
 # Mostly zero pages: stored as sentinels.
 at_checkpoint() {
 	stats_line
 	S=$(stat_ stored_pages) Z=$(stat_ zero_pages)
 	if [ $ZEROMAP = 0 ]; then
-		# In the debug kernel's small cgroup, swaptest's 8 MB corpus
-		# is a large share of what is swapped.
+		# 90% of the workload's pages are zero; swaptest's 8 MB
+		# corpus (2048 pages) may be swapped too, and in the debug
+		# kernel's small cgroup it is a large share of what is.
 		share=8
 		[ -n "$ZCMEM" ] && share=4
 		check "basic: zero-heavy stores zero pages as sentinels" \
-			gt "$Z" $(( S * share / 10 ))
+			gt "$Z" $(( (S - 2048) * share / 10 ))
 	else
 		check "basic: zero-heavy: zero pages stay in the zeromap" eq "$Z" 0
 		# 10% of the pages are not zero; swaptest's 8 MB corpus
@@ -140,7 +142,7 @@ at_checkpoint() {
 	want=$(( (WS_MB - MEM_MB) * 256 / 2 ))
 	[ $want -gt 5000 ] && want=5000
 	check "basic: incompressible pages rejected" \
-		gt "$(stat_ reject_compress_poor)" $want
+		gt $(( $(stat_ reject_compress_poor) - poor_before )) $want
 }
 poor_before=$(stat_ reject_compress_poor)
 run_checkpointed "basic: incompressible ${WS_MB}M verified" random -m $WS_MB -s 13
@@ -150,7 +152,7 @@ run_plain "basic: 2 threads random access verified" \
 run_plain "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
 
 # Every page MADV_PAGEOUT pushes out reaches zcache, stored or rejected;
-# on 6.12 the 10% zero pages stop at the zeromap first.
+# on 6.12 and 7.3 the 10% zero pages stop at the zeromap first.
 at_checkpoint() {
 	stats_line
 	seen=$(( $(stat_ stores) + $(stat_ reject_compress_poor) - seen_before ))

@@ -12,9 +12,9 @@ PAGE_KB=4
 # - 6.12 with zswap: zswap_store() and the other zswap_*() calls;
 # - without zswap (the cloud flavours): the swap core's own
 #   swap_writepage(), and its read function for the slots zcache holds.
-# ZEROMAP=1: a 6.12 kernel, whose swap devices keep zero-filled pages in
-# their zeromap (they never reach zcache) and whose loads from the swap
-# cache are exclusive.
+# ZEROMAP=1: a 6.12 or 7.3 kernel, whose swap devices keep zero-filled
+# pages in their zeromap (7.3: marked in the swap table; they never reach
+# zcache) and whose loads from the swap cache are exclusive.
 case $(uname -r) in
 6.1.*) ZEROMAP=0 ;;
 *) ZEROMAP=1 ;;
