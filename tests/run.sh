@@ -16,7 +16,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${ZCACHE_KERNELS:-6.1 6.12 6.1-rt 6.12-rt 6.1-cloud 6.12-cloud 7.3 7.3-rt 7.3-cloud trixie-6.12 trixie-6.12-rt trixie-6.12-cloud 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
+kernels=${ZCACHE_KERNELS:-7.3 6.1 6.12 6.12-cloud 6.1-rt 7.3-rt 6.12-rt 6.1-cloud trixie-6.12-rt 7.3-cloud trixie-6.12 trixie-6.12-cloud 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
 # Groups per kernel, chosen so that every group runs on each kernel line,
 # basic on every kernel but those named below (each of them runs a source
 # and a method whose basic runs on another kernel), and the suite stays
@@ -513,10 +513,30 @@ if [ -n "$debug_kernels" ]; then
 	debug_chain=$!
 fi
 
-# stock_lane KERNEL...: each kernel's suite, one after the other.
+# The stock kernels run in two lanes, each taking the next kernel from a
+# shared queue (in ZCACHE_KERNELS's order: the default's dearest first,
+# its smoke kernels last) as it finishes one, so that neither lane idles
+# while the other has kernels left, and the cores the debug boots leave
+# when they are done are used.  The second lane runs in the background
+# (its lines counted at the end, as the debug chain's).  (Only 6.1's
+# suite uses the host's apt: DKMS and the package.)
+queue=$logdir/.stock-queue
+# shellcheck disable=SC2086 # (a list of kernels)
+printf '%s\n' $stock_kernels > "$queue"
+# next_stock: print the queue's next kernel and take it off; nothing once
+# the queue is empty.
+next_stock() {
+	(
+		flock 9
+		read -r k < "$queue" || k=""
+		[ -z "$k" ] || sed -i 1d "$queue"
+		echo "$k"
+	) 9> "$queue.lock"
+}
+# stock_lane: the queue's kernels' suites, one after the other.
 stock_lane() {
 	local k envfile
-	for k; do
+	while k=$(next_stock) && [ -n "$k" ]; do
 		if ! envfile=$("$ZCACHE_TOP/scripts/kernel-fetch.sh" "$k"); then
 			fail "[$k] fetch kernel" "cannot get a $k kernel from the archive"
 			continue
@@ -524,23 +544,11 @@ stock_lane() {
 		kernel_suite "$k" "$envfile"
 	done
 }
-
-# The stock kernels run in two lanes: every other one, from the second,
-# in the background (its lines counted at the end, as the debug chain's),
-# so that the cores the debug boots leave when they are done are used.
-# (Only the first lane's 6.1 uses the host's apt: DKMS and the package.)
-lane1="" lane2="" i=0
-for k in $stock_kernels; do
-	if [ $((i % 2)) = 0 ]; then lane1="$lane1 $k"; else lane2="$lane2 $k"; fi
-	i=$((i + 1))
-done
 lane2_out=$logdir/stock-lane2.out
 rm -f "$lane2_out"
-# shellcheck disable=SC2086 # (lists of kernels)
-stock_lane $lane2 > "$lane2_out" 2>&1 &
+stock_lane > "$lane2_out" 2>&1 &
 lane2_pid=$!
-# shellcheck disable=SC2086
-stock_lane $lane1
+stock_lane
 wait "$lane2_pid"
 relay < "$lane2_out"
 if [ -n "$debug_kernels" ]; then
