@@ -17,10 +17,10 @@ set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 kernels=${ZCACHE_KERNELS:-7.3 6.1 6.12 6.12-cloud 6.1-rt 7.3-rt 6.12-rt 6.1-cloud trixie-6.12-rt 7.3-cloud trixie-6.12 trixie-6.12-cloud 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
-# Groups per kernel, chosen so that every group runs on each kernel line,
-# basic on every kernel but those named below (each of them runs a source
-# and a method whose basic runs on another kernel), and the suite stays
-# well within CI's time
+# Groups per kernel, chosen so that every group runs on each kernel line
+# (but tools, params, demo and races, below), basic on every kernel but
+# those named below (each shares its source and method with a kernel that
+# runs basic), and the suite stays well within CI's time
 # (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them all):
 # - stock 6.12 runs basic, devices and zswap: writeback on 6.12-rt (same source, and PREEMPT_RT's sleeping spinlocks
 #   under writeback's folio and tree locks), tools on stock 6.1, params on
@@ -40,10 +40,10 @@ kernels=${ZCACHE_KERNELS:-7.3 6.1 6.12 6.12-cloud 6.1-rt 7.3-rt 6.12-rt 6.1-clou
 #   params and tools (in one boot) and devices; 7.3-rt writeback (as
 #   6.12-rt: PREEMPT_RT under writeback's locks, and 7.3's own writeback
 #   calls; 7.3's basic runs on 7.3 amd64 and 7.3-debug); trixie's
-#   6.12-rt basic (bookworm's runs writeback); smoke (attach, one workload under pressure verified,
-#   MADV_PAGEOUT, swapoff, rmmod: what another build of a source can
-#   break) on the kernels whose source and method run basic in another
-#   flavour: trixie's 6.12 amd64 and cloud (bookworm's 6.12 source built
+#   6.12-rt basic (bookworm's runs writeback); smoke (attach, one
+#   workload under pressure verified, MADV_PAGEOUT, swapoff, rmmod: what
+#   another build of a source can break) on the kernels whose source and
+#   method run basic in another flavour: trixie's 6.12 amd64 and cloud (bookworm's 6.12 source built
 #   by gcc-14; it runs basic in bookworm's amd64 and cloud flavours, by
 #   the zswap and the swap-core method) and 7.3-cloud (7.3's source with
 #   the cloud config; it has zswap, so it attaches by the zswap method,

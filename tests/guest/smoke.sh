@@ -5,10 +5,10 @@
 # the cloud config, attached by the zswap method as 7.3 amd64).  What such
 # a kernel can get wrong is its build: the attach (ftrace's call sites,
 # the hooked functions' layout) and the data path through zcache as this
-# toolchain and config compiled both.  So: insmod attaches, a workload under memory pressure
-# goes through the cache and reads back byte for byte, every page
-# MADV_PAGEOUT pushes reaches the cache, swapoff drains it, rmmod
-# detaches and leaves nothing hooked.
+# toolchain and config compiled both.  So: insmod attaches, a workload
+# under memory pressure goes through the cache and reads back byte for
+# byte, every page MADV_PAGEOUT pushes reaches the cache, swapoff drains
+# it, rmmod detaches and leaves nothing hooked.
 
 check "smoke: insmod zcache" load_zcache
 check "smoke: $STORE_FN redirected" sh -c \
