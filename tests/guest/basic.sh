@@ -114,24 +114,23 @@ run_checkpointed "basic: mixed ${WS_MB}M verified, across a failed swapoff" \
 echo 0 > /proc/self/oom_score_adj
 check "basic: mixed loads from zcache" gt $(( $(stat_ loads) - loads_before )) 1000
 
-# Mostly zero pages: stored as sentinels.
+# Mostly zero pages: stored as sentinels.  90% of the workload's pages
+# are zero; swaptest's 8 MB corpus (2048 pages) may be swapped too.
+corpus_pages=2048
 at_checkpoint() {
 	stats_line
 	S=$(stat_ stored_pages) Z=$(stat_ zero_pages)
 	if [ $ZEROMAP = 0 ]; then
-		# 90% of the workload's pages are zero; swaptest's 8 MB
-		# corpus (2048 pages) may be swapped too, and in the debug
-		# kernel's small cgroup it is a large share of what is.
+		# In the debug kernel's small cgroup the corpus is a large
+		# share of what is swapped.
 		share=8
 		[ -n "$ZCMEM" ] && share=4
 		check "basic: zero-heavy stores zero pages as sentinels" \
-			gt "$Z" $(( (S - 2048) * share / 10 ))
+			gt "$Z" $(( (S - corpus_pages) * share / 10 ))
 	else
 		check "basic: zero-heavy: zero pages stay in the zeromap" eq "$Z" 0
-		# 10% of the pages are not zero; swaptest's 8 MB corpus
-		# (2048 pages) may be swapped too.
 		check "basic: zero-heavy: only the non-zero pages are stored" \
-			lt "$S" $(( WS_MB * 256 * 15 / 100 + 2048 ))
+			lt "$S" $(( WS_MB * 256 * 15 / 100 + corpus_pages ))
 	fi
 }
 run_checkpointed "basic: zero-heavy ${WS_MB}M verified" zero -m $WS_MB -s 12
