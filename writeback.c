@@ -65,6 +65,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/blkdev.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/error-injection.h>
@@ -96,6 +97,14 @@
 #define ZCACHE_WB_MAX_MISSES	64
 #define ZCACHE_WB_DRAIN_WAIT_MS	20
 #define ZCACHE_WB_DRAIN_TRIES	100
+
+/*
+ * The worker submits its writes under a block plug, flushed every
+ * ZCACHE_WB_BATCH victims tried, as reclaim submits its own
+ * (shrink_lruvec()): victims come in offset order, so the writes of a run
+ * of neighbouring slots merge into one request instead of one each.
+ */
+#define ZCACHE_WB_BATCH		32
 
 static const struct zcache_wb_ops *zcache_wb_ops;
 static struct workqueue_struct *zcache_wb_wq;
@@ -499,12 +508,21 @@ static bool zcache_wb_wanted(void)
 
 static void zcache_wb_work_fn(struct work_struct *work)
 {
-	unsigned int noio, misses = 0, tries = 0;
+	unsigned int noio, misses = 0, tries = 0, batch = 0;
+	struct blk_plug plug;
 	bool drain;
 	int ret;
 
 	noio = memalloc_noio_save();
 	WRITE_ONCE(zcache_wb_task, current);
+	/*
+	 * A plugged write is submitted when its batch ends, or before the
+	 * worker sleeps (on a folio lock, a mutex, a drain's wait): the
+	 * scheduler flushes the plug of a task that blocks.  Preemption and,
+	 * on PREEMPT_RT, a wait for a spinlock_t do not flush it, but neither
+	 * waits for I/O: the worker never waits for a write in its own plug.
+	 */
+	blk_start_plug(&plug);
 	while (READ_ONCE(zcache_wb_running)) {
 		drain = READ_ONCE(zcache_wb_drain_on);
 		if (!drain && !zcache_wb_wanted())
@@ -533,8 +551,14 @@ static void zcache_wb_work_fn(struct work_struct *work)
 			misses = 0;
 			msleep(ZCACHE_WB_DRAIN_WAIT_MS);
 		}
+		if (++batch == ZCACHE_WB_BATCH) {
+			blk_finish_plug(&plug);
+			blk_start_plug(&plug);
+			batch = 0;
+		}
 		cond_resched();
 	}
+	blk_finish_plug(&plug);
 	WRITE_ONCE(zcache_wb_task, NULL);
 	memalloc_noio_restore(noio);
 }
