@@ -57,7 +57,8 @@
 # tracer times the store and load paths and the functions they share
 # (compressor, zsmalloc); the mean time of each call goes to
 # <KVER>.prof and into the report.  Tracing slows these runs: they are
-# not figures.
+# not figures.  BENCH_PROFILE_FUNCS and BENCH_PROFILE_REPS choose the
+# functions and the repetitions (below).
 #
 # BENCH_BACKENDS and BENCH_WORKLOADS narrow the throttled matrix, BENCH_DATE
 # names the output (default today).  BENCH_DISKS= (empty) runs the profile
@@ -113,6 +114,12 @@ profile_funcs="$profile_funcs lz4_scompress lz4_sdecompress lz4_compress_crypto"
 profile_funcs="$profile_funcs lz4_decompress_crypto zs_malloc zs_map_object"
 profile_funcs="$profile_funcs zs_obj_read_begin zs_obj_write"
 profile_funcs="$profile_funcs xa_ext_replace xa_ext_erase xa_store xa_erase"
+# BENCH_PROFILE_FUNCS replaces them: "F F;F F F" traces the first set in
+# the odd repetitions and the second in the even ones (BENCH_PROFILE_REPS,
+# default 1), e.g. the entry points alone, then with the compressors: the
+# difference is the tracer's own cost of one nested call.
+profile_funcs=${BENCH_PROFILE_FUNCS:-$profile_funcs}
+profile_reps=${BENCH_PROFILE_REPS:-1}
 
 disk_opts() {
 	case $1 in
@@ -222,7 +229,7 @@ for line in $kernels; do
 	[ $nozswap = 1 ] && continue	# (no zswap to profile)
 	log "$KVER: profile of zswap-lz4 and zcache-lz4 on mixed"
 	bench_boot profile throttled PROF \
-		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=1 zbench_profile=$(echo $profile_funcs | tr ' ' ,)" \
+		"zbench_backends=zswap-lz4,zcache-lz4 zbench_workloads=mixed zbench_reps=$profile_reps zbench_profile=$(echo $profile_funcs | tr ' ' ,)" \
 		> "$work/$KVER.prof"
 	log "$(wc -l < "$work/$KVER.prof") functions timed"
 done

@@ -13,7 +13,8 @@
 #   zbench_only=W:B+B;...    restrict workload W to backends B (optional)
 #   zbench_profile=F,F,...   time these kernel functions with the
 #                            function_graph tracer (a profile boot: its
-#                            runs are not figures)
+#                            runs are not figures); F,F;F,F,... gives
+#                            one set a repetition, in turn
 #   zbench_lat=R,W           swap to zdelay0 over the disk: a device whose
 #                            reads take at least R us and writes W us on a
 #                            real machine, scaled by the guest's slowdown
@@ -30,7 +31,7 @@ BACKENDS=$(arg zbench_backends | tr ',' ' ')
 WORKLOADS=$(arg zbench_workloads | tr ',' ' ')
 REPS=$(arg zbench_reps)
 ONLY=$(arg zbench_only)
-PROFILE=$(arg zbench_profile | tr ',' ' ')
+PROFILE_SETS=$(arg zbench_profile)
 LAT=$(arg zbench_lat)
 HOSTCAL=$(arg zbench_hostcal)
 TR=/sys/kernel/tracing
@@ -240,8 +241,12 @@ backend_stats() {
 # the end of the run.  Each call's time includes the tracer's own cost of
 # the traced calls nested in it.
 profile_start() {
-	local f
-	[ -n "$PROFILE" ] || return 0
+	local f n
+	[ -n "$PROFILE_SETS" ] || return 0
+	# (this repetition's set: the sets in turn)
+	n=$(echo "$PROFILE_SETS" | tr ';' '\n' | wc -l)
+	PROFILE=$(echo "$PROFILE_SETS" | tr ';' '\n' |
+		sed -n "$(( (rep - 1) % n + 1 ))p" | tr ',' ' ')
 	grep -q " $TR tracefs" /proc/mounts || mount -t tracefs nodev $TR
 	echo nop > $TR/current_tracer
 	: > $TR/set_ftrace_filter
@@ -261,7 +266,7 @@ profile_start() {
 
 # profile_stop: one "ZB: PROF" line per function the run called
 profile_stop() {
-	[ -n "$PROFILE" ] || return 0
+	[ -n "$PROFILE_SETS" ] || return 0
 	echo 0 > $TR/tracing_on
 	# " 1) + 12.345 us   |    name [module]();"  a call without traced calls
 	# " 1) + 12.345 us   |  } /* name [module] */"  the end of one with them

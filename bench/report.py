@@ -26,6 +26,9 @@ WORKLOAD_TEXT = {
     "build": "build-like: 6 jobs, 2 at a time, in a memcg of half the RAM",
 }
 WORKLOADS = ["mixed", "zero", "random", "threads", "build"]
+# the workloads' names in the targets' table
+TITLES_SHORT = {"mixed": "mixed", "zero": "zero-heavy", "random": "incompressible",
+                "threads": "2-thread random", "build": "build-like"}
 # one colour per backend, the same in every plot
 COLOURS = {
     "disk": "#555555", "zswap-default": "#8fbc8f", "zswap-lz4": "#2e8b57",
@@ -135,6 +138,89 @@ def profile_section(out, prof):
                 cells += ["-", "-"] if calls is None else [str(calls), f"{mean:.1f}"]
             out.append(f"| `{func}` | " + " | ".join(cells) + " |")
         out.append("")
+
+
+# The paths whose time is held against the compressor's (issue 13's 15%):
+# per cache, (path, the call that enters it, the compressor's call), for
+# the store and the load.  The entry point of zcache's path is the kernel
+# function its ftrace redirect takes (6.1's loads enter through
+# swap_readpage(), which also reads from disk: not timed).
+SHARE_PATHS = {
+    "zcache-lz4": [("store", "zcache_store", ("zswap_store", "zswap_frontswap_store"),
+                    "lz4_compress_crypto"),
+                   ("load", "zcache_load", ("zswap_load",), "lz4_decompress_crypto")],
+    "zswap-lz4": [("store", "zswap_store", (), "lz4_scompress"),
+                  ("store", "zswap_frontswap_store", (), "lz4_scompress"),
+                  ("load", "zswap_load", (), "lz4_sdecompress"),
+                  ("load", "zswap_frontswap_load", (), "lz4_sdecompress")],
+}
+
+
+def share_section(out, workdir):
+    """The share of each path's time outside the compressor, from a profile
+    boot whose repetitions alternate two function sets (BENCH_PROFILE_FUNCS):
+    A, the paths without their compressor, whose time then carries no
+    nested traced call, and B, the same with the compressor."""
+    reps = {}
+    for p in records(workdir, "prof", "PROF"):
+        key = (p["kernel"], p["backend"], p.get("rep", "1"))
+        reps.setdefault(key, {})[p["func"]] = (int(p["calls"]), float(p["mean_us"]))
+    comps = {c for paths in SHARE_PATHS.values() for _, _, _, c in paths}
+    rows = []
+    for kernel in sorted({k for k, _, _ in reps}, key=kernel_key):
+        for backend, paths in SHARE_PATHS.items():
+            sets = [f for (k, b, _), f in reps.items() if k == kernel and b == backend]
+            a = [f for f in sets if not comps & set(f)]
+            b = [f for f in sets if comps & set(f)]
+            if not a or not b:
+                continue
+            for what, path, entries, comp in paths:
+
+                def total(fs, func):
+                    return (sum(f[func][0] for f in fs if func in f),
+                            sum(f[func][0] * f[func][1] for f in fs if func in f))
+                a_calls, a_time = total(a, path)
+                b_calls, b_time = total(b, path)
+                c_calls, c_time = total(b, comp)
+                if not a_calls or not b_calls or not c_calls:
+                    continue
+                path_us = a_time / a_calls
+                comp_us = c_time / b_calls
+                # the tracer's own cost of one nested traced call
+                pair_us = (b_time / b_calls - path_us) / (c_calls / b_calls)
+                redirect = "-"
+                # (only where every call of the entry point is redirected)
+                for entry in entries:
+                    e_calls, e_time = total(a, entry)
+                    if e_calls and abs(e_calls - a_calls) <= a_calls // 50:
+                        redirect = f"{e_time / e_calls - path_us - pair_us:.1f}"
+                rows.append((kernel, backend, what, path, a_calls, path_us, comp, c_calls,
+                             comp_us, 1 - comp_us / path_us, pair_us, redirect))
+    if not rows:
+        return
+    out.append("## The paths against the compressor\n")
+    out.append("A profile boot whose repetitions alternate two sets of traced functions "
+               "(`BENCH_PROFILE_FUNCS`): **A** the paths' entry points alone, so that a path's "
+               "time carries no nested traced call; **B** the same with the compressor. "
+               "**path us** is A's time per call of the path (calls that compress nothing "
+               "included: zero pages, refusals); **compressor us** is B's compressor time "
+               "per call of the path; **outside** = 1 - compressor / path, the share of the "
+               "path's time not spent in the compressor (the goal: at most 15%). **tracer us** "
+               "is B's path time over A's per nested compressor call: the tracer's own cost "
+               "of one traced call, left in A's entry-point times. **redirect us** is the "
+               "time of the kernel function zcache's ftrace redirect takes, over zcache's "
+               "path, less one tracer cost: the handler, the redirect and the stub (where every call of the kernel "
+               "function is redirected: stores). Tracing "
+               "slows every call: these are shares, not figures.\n")
+    out.append("| kernel | backend | path | calls (A) | path us | compressor | calls (B) | "
+               "compressor us | outside | tracer us | redirect us |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for (kernel, backend, what, path, a_calls, path_us, comp, c_calls, comp_us, outside,
+         pair_us, redirect) in rows:
+        out.append(f"| {kernel} | {backend} | {what}: `{path}` | {a_calls} | {path_us:.1f} | "
+                   f"`{comp}` | {c_calls} | {comp_us:.1f} | {outside:.0%} | {pair_us:.1f} | "
+                   f"{redirect} |")
+    out.append("")
 
 
 def num(run, key, default=0.0):
@@ -382,9 +468,15 @@ def targets(cells, kernel, disk):
     add_speed("zero-heavy: zcache-lz4 speed / zram", "zero", "zcache-lz4", "zram",
               "> 1.00", lambda v: v > 1.0)
     add_speed(f"mixed: zcache-lz4 speed / {label}", "mixed", "zcache-lz4", peer,
-              ">= 1.10", lambda v: v >= 1.1)
+              ">= 1.15", lambda v: v >= 1.15)
     add_speed(f"2-thread random: zcache-lz4 ops/s / {label}", "threads", "zcache-lz4", peer,
-              ">= 1.10", lambda v: v >= 1.1)
+              ">= 1.15", lambda v: v >= 1.15)
+    # Faster than swapping to the disk alone, on every workload a cache
+    # is bought for (incompressible data has its own target below).
+    for w, what in (("mixed", "speed"), ("zero", "speed"), ("threads", "ops/s"),
+                    ("build", "speed")):
+        add_speed(f"{TITLES_SHORT[w]}: zcache-lz4 {what} / disk", w, "zcache-lz4", "disk",
+                  "> 1.00", lambda v: v > 1.0)
     add_speed("2-thread random, pool 50%: zcache-lz4-p50 ops/s / zram", "threads",
               "zcache-lz4-p50", "zram", ">= 1.00", lambda v: v >= 1.0)
     t = rel("random", "zcache-lz4", "disk")
@@ -507,8 +599,8 @@ def main():
                "is a failure, not a figure.\n")
     out.append(f"Peer: stock zswap with lz4/zsmalloc, max_pool_percent=20, on the same kernel. "
                "zcache runs at its defaults (max_pool_percent=20); `zcache-lz4-p50` has the pool "
-               "limit raised to 50%, `zcache-lz4-c100` keeps every page that compresses at all "
-               "(max_compressed_percent=100, against 75). zram is the only swap device, lz4, sized past the working "
+               "limit raised to 50%, `zcache-lz4-cN` keeps every page that compresses to N% of a page or less "
+               "(max_compressed_percent=N, against 75; c100: every page that compresses at all). zram is the only swap device, lz4, sized past the working "
                "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults."
                + (f" Debian's cloud kernels (`cloud` in the release) are built without zswap: "
                   f"there the peer is {CLOUD_PEER}." if any(is_cloud(k) for k, _ in kernels) else "")
@@ -559,6 +651,7 @@ def main():
 
     if prof:
         profile_section(out, prof)
+        share_section(out, workdir)
 
     if failed:
         out.append("## Failed runs\n")
