@@ -145,14 +145,17 @@ def profile_section(out, prof):
 # the store and the load.  The entry point of zcache's path is the kernel
 # function its ftrace redirect takes (6.1's loads enter through
 # swap_readpage(), which also reads from disk: not timed).
+# (zcache calls lz4 through crypto_comp where the kernel has it, through
+# acomp's scomp otherwise, as zswap does)
 SHARE_PATHS = {
     "zcache-lz4": [("store", "zcache_store", ("zswap_store", "zswap_frontswap_store"),
-                    "lz4_compress_crypto"),
-                   ("load", "zcache_load", ("zswap_load",), "lz4_decompress_crypto")],
-    "zswap-lz4": [("store", "zswap_store", (), "lz4_scompress"),
-                  ("store", "zswap_frontswap_store", (), "lz4_scompress"),
-                  ("load", "zswap_load", (), "lz4_sdecompress"),
-                  ("load", "zswap_frontswap_load", (), "lz4_sdecompress")],
+                    ("lz4_compress_crypto", "lz4_scompress")),
+                   ("load", "zcache_load", ("zswap_load",),
+                    ("lz4_decompress_crypto", "lz4_sdecompress"))],
+    "zswap-lz4": [("store", "zswap_store", (), ("lz4_scompress",)),
+                  ("store", "zswap_frontswap_store", (), ("lz4_scompress",)),
+                  ("load", "zswap_load", (), ("lz4_sdecompress",)),
+                  ("load", "zswap_frontswap_load", (), ("lz4_sdecompress",))],
 }
 
 
@@ -165,7 +168,7 @@ def share_section(out, workdir):
     for p in records(workdir, "prof", "PROF"):
         key = (p["kernel"], p["backend"], p.get("rep", "1"))
         reps.setdefault(key, {})[p["func"]] = (int(p["calls"]), float(p["mean_us"]))
-    comps = {c for paths in SHARE_PATHS.values() for _, _, _, c in paths}
+    comps = {c for paths in SHARE_PATHS.values() for _, _, _, cs in paths for c in cs}
     rows = []
     for kernel in sorted({k for k, _, _ in reps}, key=kernel_key):
         for backend, paths in SHARE_PATHS.items():
@@ -174,7 +177,8 @@ def share_section(out, workdir):
             b = [f for f in sets if comps & set(f)]
             if not a or not b:
                 continue
-            for what, path, entries, comp in paths:
+            for what, path, entries, candidates in paths:
+                comp = next((c for c in candidates if any(c in f for f in b)), candidates[0])
 
                 def total(fs, func):
                     return (sum(f[func][0] for f in fs if func in f),
