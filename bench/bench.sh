@@ -167,6 +167,8 @@ bench_boot() {
 	sed -n "s/^.*ZB: MODEL /MODEL kernel=$KVER disk=$disk /p" <<< "$clean" \
 		> "$work/$KVER-$1.model"
 	[ -s "$work/$KVER-$1.model" ] || rm -f "$work/$KVER-$1.model"
+	# (a warning the kernel printed during a run, named by the guest)
+	grep -a '^ZB: TAINT ' <<< "$clean" | sed "s/^/$KVER $name: /" >&2 || true
 	! grep -a '^ZT: FAIL ' <<< "$clean" ||
 		die "$KVER $name: the guest failed a step; see $log_file"
 	grep -aq '^ZT: PASS bench: every run verified' <<< "$clean" ||

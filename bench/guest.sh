@@ -357,8 +357,23 @@ run_workload() {
 	esac
 }
 
+# A run after which the kernel is newly tainted (a WARN, an oops survived)
+# is named, with the kernel's last messages, whatever the console's
+# loglevel hid: one "ZB: TAINT" line, then those lines.  (Loading an
+# out-of-tree or unsigned module, O and E, is not news.)
+tainted() { echo $(( $(cat /proc/sys/kernel/tainted) & ~(4096 | 8192) )); }
+taint_check() {
+	local t
+	t=$(tainted)
+	[ "$t" = "$taint0" ] && return 0
+	echo "ZB: TAINT rep=$rep workload=$workload backend=$backend tainted=$taint0..$t"
+	dmesg | grep -v ' zdelay: \| zcache: \(attached\|detached\)' | tail -n 80 | sed 's/^/    /'
+	taint0=$t
+}
+
 rep=1
 bad=0
+taint0=$(tainted)
 while [ $rep -le "$REPS" ]; do
 	for workload in $WORKLOADS; do
 		for backend in $BACKENDS; do
@@ -396,6 +411,7 @@ while [ $rep -le "$REPS" ]; do
 				sed 's/^/    /' /tmp/bench.out
 			fi
 			backend_down $backend
+			taint_check
 		done
 	done
 	rep=$((rep + 1))
