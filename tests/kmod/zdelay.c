@@ -32,6 +32,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/sysfs.h>
 #include <linux/wait_bit.h>
 
@@ -277,6 +278,12 @@ static void __exit zdelay_exit(void)
 	/* Nobody has zdelay0 open (the module is pinned while anyone has). */
 	del_gendisk(zdelay_disk);
 	wait_var_event(&zdelay_inflight, !atomic_read(&zdelay_inflight));
+	/*
+	 * The last completion may still be returning through this module's
+	 * code (an hrtimer callback, or the target's completion, both with
+	 * interrupts or preemption off): wait for it to leave.
+	 */
+	synchronize_rcu();
 	put_disk(zdelay_disk);
 	unregister_blkdev(zdelay_major, KBUILD_MODNAME);
 	zdelay_target_close(zdelay_target);
