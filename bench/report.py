@@ -162,8 +162,7 @@ SHARE_PATHS = {
 def share_section(out, workdir):
     """The share of each path's time outside the compressor, from a profile
     boot whose repetitions alternate two function sets (BENCH_PROFILE_FUNCS):
-    A, the paths without their compressor, whose time then carries no
-    nested traced call, and B, the same with the compressor."""
+    the paths' entry points alone, and the same with the compressor."""
     reps = {}
     for p in records(workdir, "prof", "PROF"):
         key = (p["kernel"], p["backend"], p.get("rep", "1"))
@@ -172,58 +171,61 @@ def share_section(out, workdir):
     rows = []
     for kernel in sorted({k for k, _, _ in reps}, key=kernel_key):
         for backend, paths in SHARE_PATHS.items():
-            sets = [f for (k, b, _), f in reps.items() if k == kernel and b == backend]
-            a = [f for f in sets if not comps & set(f)]
-            b = [f for f in sets if comps & set(f)]
-            if not a or not b:
-                continue
+            sets = [f for (k, b, _), f in sorted(reps.items()) if k == kernel and b == backend]
+            with_comp = [f for f in sets if comps & set(f)]
             for what, path, entries, candidates in paths:
-                comp = next((c for c in candidates if any(c in f for f in b)), candidates[0])
-
-                def total(fs, func):
-                    return (sum(f[func][0] for f in fs if func in f),
-                            sum(f[func][0] * f[func][1] for f in fs if func in f))
-                a_calls, a_time = total(a, path)
-                b_calls, b_time = total(b, path)
-                c_calls, c_time = total(b, comp)
-                if not a_calls or not b_calls or not c_calls:
+                comp = next((c for c in candidates if any(c in f for f in with_comp)),
+                            candidates[0])
+                # per repetition with the compressor traced: its share
+                shares, path_us, comp_us, calls = [], [], [], 0
+                for f in with_comp:
+                    if path not in f or comp not in f or not f[path][0]:
+                        continue
+                    pt = f[path][0] * f[path][1]
+                    ct = f[comp][0] * f[comp][1]
+                    shares.append(1 - ct / pt)
+                    path_us.append(f[path][1])
+                    comp_us.append(ct / f[path][0])
+                    calls += f[path][0]
+                if not shares:
                     continue
-                path_us = a_time / a_calls
-                comp_us = c_time / b_calls
-                # the tracer's own cost of one nested traced call
-                pair_us = (b_time / b_calls - path_us) / (c_calls / b_calls)
-                redirect = "-"
-                # (only where every call of the entry point is redirected)
-                for entry in entries:
-                    e_calls, e_time = total(a, entry)
-                    if e_calls and abs(e_calls - a_calls) <= a_calls // 50:
-                        redirect = f"{e_time / e_calls - path_us - pair_us:.1f}"
-                rows.append((kernel, backend, what, path, a_calls, path_us, comp, c_calls,
-                             comp_us, 1 - comp_us / path_us, pair_us, redirect))
+                # per repetition: the entry point over the path, where
+                # every call of the entry point is redirected (stores)
+                redirect = []
+                for f in sets:
+                    for entry in entries:
+                        if entry in f and path in f and \
+                                abs(f[entry][0] - f[path][0]) <= f[path][0] // 50:
+                            redirect.append(f[entry][1] - f[path][1])
+                rows.append((kernel, backend, what, path, calls, med(path_us), comp,
+                             med(comp_us), med(shares), spread(shares),
+                             med(redirect) if redirect else None))
     if not rows:
         return
     out.append("## The paths against the compressor\n")
     out.append("A profile boot whose repetitions alternate two sets of traced functions "
-               "(`BENCH_PROFILE_FUNCS`): **A** the paths' entry points alone, so that a path's "
-               "time carries no nested traced call; **B** the same with the compressor. "
-               "**path us** is A's time per call of the path (calls that compress nothing "
-               "included: zero pages, refusals); **compressor us** is B's compressor time "
-               "per call of the path; **outside** = 1 - compressor / path, the share of the "
-               "path's time not spent in the compressor (the goal: at most 15%). **tracer us** "
-               "is B's path time over A's per nested compressor call: the tracer's own cost "
-               "of one traced call, left in A's entry-point times. **redirect us** is the "
-               "time of the kernel function zcache's ftrace redirect takes, over zcache's "
-               "path, less one tracer cost: the handler, the redirect and the stub (where every call of the kernel "
-               "function is redirected: stores). Tracing "
-               "slows every call: these are shares, not figures.\n")
-    out.append("| kernel | backend | path | calls (A) | path us | compressor | calls (B) | "
-               "compressor us | outside | tracer us | redirect us |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
-    for (kernel, backend, what, path, a_calls, path_us, comp, c_calls, comp_us, outside,
-         pair_us, redirect) in rows:
-        out.append(f"| {kernel} | {backend} | {what}: `{path}` | {a_calls} | {path_us:.1f} | "
-                   f"`{comp}` | {c_calls} | {comp_us:.1f} | {outside:.0%} | {pair_us:.1f} | "
-                   f"{redirect} |")
+               "(`BENCH_PROFILE_FUNCS`): the paths' entry points alone, and the same with "
+               "the compressor. In the repetitions that trace the compressor: **path us** "
+               "is the path's time per call (calls that compress nothing included: zero "
+               "pages, refusals), **compressor us** the compressor's time per call of the "
+               "path, **outside** = 1 - compressor / path, the share of the path's time not "
+               "spent in the compressor (the goal: at most 15%), median and range over the "
+               "repetitions. It includes the tracer's own cost of the nested compressor "
+               "call, so it is an upper bound. **redirect us** is, in every repetition, the "
+               "time of the kernel function zcache's ftrace redirect takes less zcache's "
+               "path (where every call is redirected: the stores): the handler, the "
+               "redirect and the stub, plus the tracer's cost of the nested path call. The "
+               "trace keeps the end of each run, whose mix of calls differs between "
+               "repetitions: compare within a repetition. Tracing slows every call: these "
+               "are shares, not figures.\n")
+    out.append("| kernel | backend | path | calls | path us | compressor | compressor us | "
+               "outside | redirect us |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for (kernel, backend, what, path, calls, path_us, comp, comp_us, outside, (lo, hi),
+         redirect) in rows:
+        out.append(f"| {kernel} | {backend} | {what}: `{path}` | {calls} | {path_us:.1f} | "
+                   f"`{comp}` | {comp_us:.1f} | {outside:.0%} [{lo:.0%}..{hi:.0%}] | "
+                   f"{fmt(redirect, 1)} |")
     out.append("")
 
 
