@@ -115,10 +115,10 @@ profile_funcs="$profile_funcs lz4_scompress lz4_sdecompress lz4_compress_crypto"
 profile_funcs="$profile_funcs lz4_decompress_crypto zs_malloc zs_map_object"
 profile_funcs="$profile_funcs zs_obj_read_begin zs_obj_write"
 profile_funcs="$profile_funcs xa_ext_replace xa_ext_erase xa_store xa_erase"
-# BENCH_PROFILE_FUNCS replaces them: "F F;F F F" traces the first set in
+# BENCH_PROFILE_FUNCS replaces them: "F F;F F G" traces the first set in
 # the odd repetitions and the second in the even ones (BENCH_PROFILE_REPS,
-# default 1), e.g. the entry points alone, then with the compressors: the
-# difference is the tracer's own cost of one nested call.
+# default 1), e.g. the entry points alone, so that their times carry no
+# nested traced call, then with the compressors (report.py's share table).
 profile_funcs=${BENCH_PROFILE_FUNCS:-$profile_funcs}
 profile_reps=${BENCH_PROFILE_REPS:-1}
 
@@ -168,7 +168,14 @@ bench_boot() {
 		> "$work/$KVER-$1.model"
 	[ -s "$work/$KVER-$1.model" ] || rm -f "$work/$KVER-$1.model"
 	# (a warning the kernel printed during a run, named by the guest)
-	grep -a '^ZB: TAINT ' <<< "$clean" | sed "s/^/$KVER $name: /" >&2 || true
+	# (kept with the raw results: bench/results/raw-<date>/*.taint)
+	sed -n "s/^.*ZB: TAINT /TAINT kernel=$KVER disk=$disk /p" <<< "$clean" \
+		> "$work/$KVER-$1.taint"
+	if [ -s "$work/$KVER-$1.taint" ]; then
+		sed "s/^/$KVER $name: /" "$work/$KVER-$1.taint" >&2
+	else
+		rm -f "$work/$KVER-$1.taint"
+	fi
 	! grep -a '^ZT: FAIL ' <<< "$clean" ||
 		die "$KVER $name: the guest failed a step; see $log_file"
 	grep -aq '^ZT: PASS bench: every run verified' <<< "$clean" ||
@@ -241,6 +248,6 @@ git -C "$ZCACHE_TOP" describe --always --dirty > "$work/commit" 2>/dev/null || t
 # The runs are kept with the results: report.py can remake the report.
 mkdir -p "$results/raw-$date"
 cp "$work/commit" "$results/raw-$date/"
-cp "$work"/*.runs "$work"/*.prof "$work"/*.model "$work/hostcal" "$results/raw-$date/" 2>/dev/null || true
+cp "$work"/*.runs "$work"/*.prof "$work"/*.model "$work"/*.taint "$work/hostcal" "$results/raw-$date/" 2>/dev/null || true
 python3 "$ZCACHE_TOP/bench/report.py" "$results/raw-$date" "$results" "$date"
 log "results: $results/$date.md"

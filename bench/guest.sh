@@ -245,8 +245,9 @@ profile_start() {
 	[ -n "$PROFILE_SETS" ] || return 0
 	# (this repetition's set: the sets in turn)
 	n=$(echo "$PROFILE_SETS" | tr ';' '\n' | wc -l)
+	PROFILE_SET=$(( (rep - 1) % n + 1 ))
 	PROFILE=$(echo "$PROFILE_SETS" | tr ';' '\n' |
-		sed -n "$(( (rep - 1) % n + 1 ))p" | tr ',' ' ')
+		sed -n "${PROFILE_SET}p" | tr ',' ' ')
 	grep -q " $TR tracefs" /proc/mounts || mount -t tracefs nodev $TR
 	echo nop > $TR/current_tracer
 	: > $TR/set_ftrace_filter
@@ -270,7 +271,7 @@ profile_stop() {
 	echo 0 > $TR/tracing_on
 	# " 1) + 12.345 us   |    name [module]();"  a call without traced calls
 	# " 1) + 12.345 us   |  } /* name [module] */"  the end of one with them
-	awk -v run="rep=$rep workload=$workload backend=$backend" '
+	awk -v run="rep=$rep set=$PROFILE_SET workload=$workload backend=$backend" '
 		/ us / {
 			for (i = 2; i <= NF; i++)
 				if ($i == "us") { d = $(i - 1); break }
@@ -381,6 +382,7 @@ while [ $rep -le "$REPS" ]; do
 			if ! backend_up $backend; then
 				echo "ZB: RUN rep=$rep workload=$workload backend=$backend ok=0 why=setup"
 				backend_down $backend
+				taint_check
 				continue
 			fi
 			zswap_rejects0=$(zswap_rejects)

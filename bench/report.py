@@ -163,30 +163,42 @@ def share_section(out, workdir):
     """The share of each path's time outside the compressor, from a profile
     boot whose repetitions alternate two function sets (BENCH_PROFILE_FUNCS):
     the paths' entry points alone, and the same with the compressor."""
-    reps = {}
+    reps, traced = {}, {}
+    comps = {c for paths in SHARE_PATHS.values() for _, _, _, cs in paths for c in cs}
     for p in records(workdir, "prof", "PROF"):
         key = (p["kernel"], p["backend"], p.get("rep", "1"))
         reps.setdefault(key, {})[p["func"]] = (int(p["calls"]), float(p["mean_us"]))
-    comps = {c for paths in SHARE_PATHS.values() for _, _, _, cs in paths for c in cs}
+        # (which set a repetition traced: its set=N, or, in older runs,
+        # whether a compressor shows up in it)
+        traced.setdefault(key, p.get("set"))
+    with_set = {key: bool(comps & set(funcs)) for key, funcs in reps.items()}
+    for key, n in traced.items():
+        if n is not None:
+            with_set[key] = any(with_set[k] for k in traced if traced[k] == n and k[0] == key[0])
+    # Only a boot that alternated the two sets has a share to give.
+    if len(set(with_set.values())) < 2:
+        return
     rows = []
     for kernel in sorted({k for k, _, _ in reps}, key=kernel_key):
         for backend, paths in SHARE_PATHS.items():
             sets = [f for (k, b, _), f in sorted(reps.items()) if k == kernel and b == backend]
-            with_comp = [f for f in sets if comps & set(f)]
+            with_comp = [f for key, f in sorted(reps.items())
+                         if key[0] == kernel and key[1] == backend and with_set[key]]
             for what, path, entries, candidates in paths:
-                comp = next((c for c in candidates if any(c in f for f in with_comp)),
-                            candidates[0])
-                # per repetition with the compressor traced: its share
-                shares, path_us, comp_us, calls = [], [], [], 0
+                comp = "/".join(c for c in candidates if any(c in f for f in with_comp)) \
+                    or candidates[0]
+                # per repetition with the compressors traced: their share
+                shares, path_us, comp_us, calls, ccalls = [], [], [], 0, 0
                 for f in with_comp:
-                    if path not in f or comp not in f or not f[path][0]:
+                    if path not in f or not f[path][0] or not f[path][1]:
                         continue
                     pt = f[path][0] * f[path][1]
-                    ct = f[comp][0] * f[comp][1]
+                    ct = sum(f[c][0] * f[c][1] for c in candidates if c in f)
                     shares.append(1 - ct / pt)
                     path_us.append(f[path][1])
                     comp_us.append(ct / f[path][0])
                     calls += f[path][0]
+                    ccalls += sum(f[c][0] for c in candidates if c in f)
                 if not shares:
                     continue
                 # per repetition: the entry point over the path, where
@@ -197,8 +209,9 @@ def share_section(out, workdir):
                         if entry in f and path in f and \
                                 abs(f[entry][0] - f[path][0]) <= f[path][0] // 50:
                             redirect.append(f[entry][1] - f[path][1])
-                rows.append((kernel, backend, what, path, calls, med(path_us), comp,
+                rows.append((kernel, backend, what, path, calls, med(path_us), comp, ccalls,
                              med(comp_us), med(shares), spread(shares),
+                             spread(redirect) if redirect else (None, None),
                              med(redirect) if redirect else None))
     if not rows:
         return
@@ -211,21 +224,27 @@ def share_section(out, workdir):
                "path, **outside** = 1 - compressor / path, the share of the path's time not "
                "spent in the compressor (the goal: at most 15%), median and range over the "
                "repetitions. It includes the tracer's own cost of the nested compressor "
-               "call, so it is an upper bound. **redirect us** is, in every repetition, the "
+               "call, which makes it higher. It counts every compressor call of the "
+               "trace as the path's: for stores, where only the path compresses, that "
+               "is exact; for loads, writeback's decompressions (zcache's worker, "
+               "zswap's shrinker) count too, which makes it lower: compare the calls. "
+               "zswap's load path counts its misses too (6.12, 7.3). "
+               "**redirect us** is, in every repetition, the "
                "time of the kernel function zcache's ftrace redirect takes less zcache's "
                "path (where every call is redirected: the stores): the handler, the "
                "redirect and the stub, plus the tracer's cost of the nested path call. The "
                "trace keeps the end of each run, whose mix of calls differs between "
                "repetitions: compare within a repetition. Tracing slows every call: these "
                "are shares, not figures.\n")
-    out.append("| kernel | backend | path | calls | path us | compressor | compressor us | "
-               "outside | redirect us |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
-    for (kernel, backend, what, path, calls, path_us, comp, comp_us, outside, (lo, hi),
-         redirect) in rows:
+    out.append("| kernel | backend | path | calls | path us | compressor | calls | "
+               "compressor us | outside | redirect us |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    for (kernel, backend, what, path, calls, path_us, comp, ccalls, comp_us, outside,
+         (lo, hi), (rlo, rhi), redirect) in rows:
+        rd = "-" if redirect is None else f"{redirect:.1f} [{rlo:.1f}..{rhi:.1f}]"
         out.append(f"| {kernel} | {backend} | {what}: `{path}` | {calls} | {path_us:.1f} | "
-                   f"`{comp}` | {comp_us:.1f} | {outside:.0%} [{lo:.0%}..{hi:.0%}] | "
-                   f"{fmt(redirect, 1)} |")
+                   f"`{comp}` | {ccalls} | {comp_us:.1f} | {outside:.0%} [{lo:.0%}..{hi:.0%}] | "
+                   f"{rd} |")
     out.append("")
 
 

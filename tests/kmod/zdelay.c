@@ -280,8 +280,9 @@ static void __exit zdelay_exit(void)
 	wait_var_event(&zdelay_inflight, !atomic_read(&zdelay_inflight));
 	/*
 	 * The last completion may still be returning through this module's
-	 * code (an hrtimer callback, or the target's completion, both with
-	 * interrupts or preemption off): wait for it to leave.
+	 * code (an hrtimer callback, or the target's completion, in interrupt
+	 * or softirq context: an RCU read-side section, on PREEMPT_RT too,
+	 * where both run with bottom halves off): wait for it to leave.
 	 */
 	synchronize_rcu();
 	put_disk(zdelay_disk);
