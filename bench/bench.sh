@@ -167,8 +167,8 @@ bench_boot() {
 	sed -n "s/^.*ZB: MODEL /MODEL kernel=$KVER disk=$disk /p" <<< "$clean" \
 		> "$work/$KVER-$1.model"
 	[ -s "$work/$KVER-$1.model" ] || rm -f "$work/$KVER-$1.model"
-	# (a warning the kernel printed during a run, named by the guest)
-	# (kept with the raw results: bench/results/raw-<date>/*.taint)
+	# The runs after which the guest found the kernel newly tainted (a
+	# warning), printed and kept with the raw results (*.taint).
 	sed -n "s/^.*ZB: TAINT /TAINT kernel=$KVER disk=$disk /p" <<< "$clean" \
 		> "$work/$KVER-$1.taint"
 	if [ -s "$work/$KVER-$1.taint" ]; then
