@@ -141,12 +141,11 @@ def profile_section(out, prof):
 
 
 # The paths whose time is held against the compressor's (issue 13's 15%):
-# per cache, (path, the call that enters it, the compressor's call), for
-# the store and the load.  The entry point of zcache's path is the kernel
-# function its ftrace redirect takes (6.1's loads enter through
-# swap_readpage(), which also reads from disk: not timed).
-# (zcache calls lz4 through crypto_comp where the kernel has it, through
-# acomp's scomp otherwise, as zswap does)
+# per cache, (store or load, the path's function, the kernel functions
+# zcache's ftrace redirect enters it through, the compressor's functions).
+# 6.1's loads enter zcache through swap_readpage(), which also reads from
+# disk: not timed.  zcache calls lz4 through crypto_comp where the kernel
+# has it, through acomp's scomp otherwise, as zswap does.
 SHARE_PATHS = {
     "zcache-lz4": [("store", "zcache_store", ("zswap_store", "zswap_frontswap_store"),
                     ("lz4_compress_crypto", "lz4_scompress")),
@@ -171,17 +170,19 @@ def share_section(out, workdir):
         # (which set a repetition traced: its set=N, or, in older runs,
         # whether a compressor shows up in it)
         traced.setdefault(key, p.get("set"))
-    with_set = {key: bool(comps & set(funcs)) for key, funcs in reps.items()}
+    shows_comp = {key: bool(comps & set(funcs)) for key, funcs in reps.items()}
+    set_comp = {}
     for key, n in traced.items():
         if n is not None:
-            with_set[key] = any(with_set[k] for k in traced if traced[k] == n and k[0] == key[0])
+            set_comp[key[0], n] = set_comp.get((key[0], n), False) or shows_comp[key]
+    with_set = {key: set_comp.get((key[0], traced[key]), shows_comp[key]) for key in reps}
     # Only a boot that alternated the two sets has a share to give.
     if len(set(with_set.values())) < 2:
         return
     rows = []
     for kernel in sorted({k for k, _, _ in reps}, key=kernel_key):
         for backend, paths in SHARE_PATHS.items():
-            sets = [f for (k, b, _), f in sorted(reps.items()) if k == kernel and b == backend]
+            all_reps = [f for (k, b, _), f in sorted(reps.items()) if k == kernel and b == backend]
             with_comp = [f for key, f in sorted(reps.items())
                          if key[0] == kernel and key[1] == backend and with_set[key]]
             for what, path, entries, candidates in paths:
@@ -204,7 +205,7 @@ def share_section(out, workdir):
                 # per repetition: the entry point over the path, where
                 # every call of the entry point is redirected (stores)
                 redirect = []
-                for f in sets:
+                for f in all_reps:
                     for entry in entries:
                         if entry in f and path in f and \
                                 abs(f[entry][0] - f[path][0]) <= f[path][0] // 50:
