@@ -395,8 +395,9 @@ echo 20 > $ZP/max_pool_percent
 # The worker writes its victims, in offset order, under a block plug: the
 # writes of a run of neighbouring slots merge, so the disk completes fewer
 # write requests than the pages written back (one each without the plug;
-# with it, runs are broken only where a slot holds no entry: about 2.7
-# pages a request with this corpus).  Counted once no write is in flight.
+# with it, runs are broken only where a slot holds no entry: 2.7 to 3.7
+# pages a request in the suite's last run).  Counted once no write is in
+# flight.
 write_ios() { awk '{print $5}' /sys/block/vda/stat; }
 writes_settle() {
 	local n=0
