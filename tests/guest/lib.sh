@@ -88,6 +88,12 @@ swap_on() {
 	if [ -n "${2:-}" ]; then swaptest swapon "$1" "$2"; else swapon "$1"; fi
 }
 
+# swap_used_pages: swap slots in use, on every swap device, in pages
+swap_used_pages() {
+	awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 }
+	     END { print int((t - f) / 4) }' /proc/meminfo
+}
+
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # elapsed_since T0: print, indented, the seconds since uptime T0
 elapsed_since() {
