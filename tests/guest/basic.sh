@@ -164,16 +164,14 @@ seen_before=$(( $(stat_ stores) + $(stat_ reject_compress_poor) ))
 # ... and only the pages zcache turned away touch the disk: each written
 # once, with 1 MB of slack for the root file system's own pages, and read
 # back at most twice over (swap readahead reads neighbouring slots too).
-read_sectors() { awk '{print $3}' /sys/block/vda/stat; }
-written_sectors() { awk '{print $7}' /sys/block/vda/stat; }
 turned_away() {
 	echo $(( $(stat_ reject_compress_poor) + $(stat_ reject_compress_fail) +
 		$(stat_ reject_alloc_fail) + $(stat_ reject_disabled) +
 		$(stat_ pool_limit_hit) + $(stat_ written_back) ))
 }
-read0=$(read_sectors) written0=$(written_sectors) away0=$(turned_away)
+read0=$(vda_stat read_sectors) written0=$(vda_stat written_sectors) away0=$(turned_away)
 run_checkpointed "basic: MADV_PAGEOUT verified" pageout -m $PO_MB -s 17
-read=$(( $(read_sectors) - read0 )) written=$(( $(written_sectors) - written0 ))
+read=$(( $(vda_stat read_sectors) - read0 )) written=$(( $(vda_stat written_sectors) - written0 ))
 away=$(( $(turned_away) - away0 ))
 check "basic: MADV_PAGEOUT: $written sectors written for $away pages turned away" \
 	le $written $(( away * 8 + 2048 ))
@@ -184,11 +182,11 @@ check "basic: MADV_PAGEOUT: $read sectors read back for them" \
 # (without zswap, the swap-core method's fallback: a redirect that looped
 # back into zcache would hang here) and still verifies.
 echo N > $ZP/enabled
-stores0=$(stat_ stores) written0=$(awk '{print $7}' /sys/block/vda/stat)
+stores0=$(stat_ stores) written0=$(vda_stat written_sectors)
 run_plain "basic: enabled=N: paged out to disk and verified" pageout -m $PO_MB -s 23
 check "basic: enabled=N stores nothing" eq $(( $(stat_ stores) - stores0 )) 0
 check "basic: enabled=N: the pages were written to the disk" \
-	gt $(( $(awk '{print $7}' /sys/block/vda/stat) - written0 )) $(( PO_MB * 256 * 8 / 2 ))
+	gt $(( $(vda_stat written_sectors) - written0 )) $(( PO_MB * 256 * 8 / 2 ))
 echo Y > $ZP/enabled
 
 # A process killed while zcache holds its pages frees their slots, and

@@ -88,6 +88,19 @@ swap_on() {
 	if [ -n "${2:-}" ]; then swaptest swapon "$1" "$2"; else swapon "$1"; fi
 }
 
+# vda_stat FIELD: read_sectors, write_ios or written_sectors, from the
+# swap disk's /sys/block/vda/stat (Documentation/block/stat.rst)
+vda_stat() {
+	local n
+	case $1 in
+	read_sectors) n=3 ;;
+	write_ios) n=5 ;;
+	written_sectors) n=7 ;;
+	*) echo "vda_stat: no field $1" >&2; return 1 ;;
+	esac
+	awk -v n=$n '{ print $n }' /sys/block/vda/stat
+}
+
 # swap_used_pages: swap slots in use, on every swap device, in pages
 swap_used_pages() {
 	awk '/^SwapTotal:/ { t = $2 } /^SwapFree:/ { f = $2 }

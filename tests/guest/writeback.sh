@@ -398,7 +398,6 @@ echo 20 > $ZP/max_pool_percent
 # with it, runs are broken only where a slot holds no entry: 2.7 to 3.7
 # pages a request in the suite's last run).  Counted once no write is in
 # flight.
-write_ios() { awk '{print $5}' /sys/block/vda/stat; }
 writes_settle() {
 	local n=0
 	while [ "$(awk '{print $2}' /sys/block/vda/inflight)" != 0 ] && [ $n -lt 50 ]; do
@@ -414,14 +413,14 @@ writes_settle() {
 # data over to that page (counted in invalidates).
 at_checkpoint() {
 	held=$(stat_ stored_pages) inv0=$(stat_ invalidates)
-	wb0=$(stat_ written_back) wios0=$(write_ios)
+	wb0=$(stat_ written_back) wios0=$(vda_stat write_ios)
 	drain_wait 600
 	writes_settle
 	stats_line
 	info "drain: $held pages held, $(stat_ stored_pages) left after $i s"
 	drained() { [ "$held" -gt 0 ] && [ "$(stat_ stored_pages)" -eq 0 ]; }
 	check "writeback: drain empties the cache ($held pages held)" drained
-	wb=$(( $(stat_ written_back) - wb0 )) wios=$(( $(write_ios) - wios0 ))
+	wb=$(( $(stat_ written_back) - wb0 )) wios=$(( $(vda_stat write_ios) - wios0 ))
 	merged() { [ "$wb" -gt 0 ] && [ "$wios" -gt 0 ] && [ $(( wios * 3 )) -le $(( wb * 2 )) ]; }
 	check "writeback: the drain's writes merge ($wb pages written back, $wios write requests)" \
 		merged
