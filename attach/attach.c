@@ -477,7 +477,14 @@ static bool zcache_owns_writeout(struct pt_regs *regs)
  * others, and finds nothing, unless a zswap_store() that began before
  * zswap was disabled finished after the postflight had looked (nothing
  * can wait for it): that page stays zswap's, is read back and freed by
- * zswap, instead of being read from a swap slot never written.
+ * zswap, instead of being read from a swap slot never written.  One case
+ * of it is not covered: should that folio stay in the swap cache after
+ * the store (a fault mapped it again before reclaim freed it) and be
+ * written out again, zcache takes the new store and zswap's copy stays,
+ * stale, where zswap_store() would have dropped it; if zcache then
+ * refused a later store of that slot or wrote it back, a read would find
+ * zswap's stale copy.  Closing it needs a call into zswap_invalidate() on
+ * those two paths (a stub, as writeback's calls below).
  */
 static struct zcache_hook zcache_hooks[] = {
 	{ .name = "zswap_swapon", .observe = zcache_observe_swapon },
