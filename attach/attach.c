@@ -477,14 +477,19 @@ static bool zcache_owns_writeout(struct pt_regs *regs)
  * others, and finds nothing, unless a zswap_store() that began before
  * zswap was disabled finished after the postflight had looked (nothing
  * can wait for it): that page stays zswap's, is read back and freed by
- * zswap, instead of being read from a swap slot never written.  One case
- * of it is not covered: should that folio stay in the swap cache after
- * the store (a fault mapped it again before reclaim freed it) and be
- * written out again, zcache takes the new store and zswap's copy stays,
- * stale, where zswap_store() would have dropped it; if zcache then
- * refused a later store of that slot or wrote it back, a read would find
- * zswap's stale copy.  Closing it needs a call into zswap_invalidate() on
- * those two paths (a stub, as writeback's calls below).
+ * zswap, instead of being read from a swap slot never written.  That
+ * page is not covered in full yet.  Should its folio stay in the swap
+ * cache after the store (a read fault mapped it again before reclaim
+ * freed it) and be written out again, zcache takes that store, and
+ * zswap's copy stays where zswap_store() would have dropped it: stale.
+ * zcache's copy shadows it until zcache lets the slot go (a refused
+ * store, a writeback, or the slot's free, whose invalidation is zcache's
+ * alone: zswap's entry then outlives the slot, and swapoff warns).  From
+ * then on a read of the slot, or of the slot reused, could find zswap's
+ * stale copy, and zswap's shrinker, if turned on, could write it over
+ * the slot.  Closing it needs zswap's copy dropped at every store, as
+ * zswap_store() drops it: a call into zswap_invalidate() through a stub,
+ * as writeback's calls below, which this hook leaves to zswap.
  */
 static struct zcache_hook zcache_hooks[] = {
 	{ .name = "zswap_swapon", .observe = zcache_observe_swapon },
