@@ -14,9 +14,10 @@
  *
  * On 6.1, pages zswap already held when zcache attached stay zswap's: the
  * load and invalidate handlers redirect only offsets that zcache holds,
- * every other call runs zswap's own code.  On 6.12 zcache attaches only
- * while zswap holds nothing and takes every store; loads and
- * invalidations, as on 6.1, only for the offsets it holds.  No original
+ * every other call runs zswap's own code.  On 6.12 and 7.3 zcache attaches
+ * only while zswap holds nothing and takes every store, dropping zswap's
+ * copy of the folio's slots first; loads and invalidations, as on 6.1,
+ * only for the offsets it holds.  No original
  * function is ever called through a pointer (IBT seals them), except
  * swap_writepage() as the swap address space's writepage, whose address
  * the kernel itself takes.
@@ -96,6 +97,22 @@ struct zcache_hook {
 	bool (*owns)(struct pt_regs *regs);
 	bool not_own;
 	void (*observe)(struct pt_regs *regs);
+	struct ftrace_ops ops;
+	bool registered;
+};
+
+/**
+ * struct zcache_call - a kernel function zcache calls through a stub
+ * @name:	the kernel function
+ * @stub:	zcache's stub with @name's prototype
+ * @addr:	@name's address, found at attach
+ * @ops:	the ftrace_ops that sends @stub's calls to @addr
+ * @registered:	@ops is registered with ftrace
+ */
+struct zcache_call {
+	const char *name;
+	void *stub;
+	unsigned long addr;
 	struct ftrace_ops ops;
 	bool registered;
 };
@@ -280,6 +297,9 @@ static struct zcache_hook zcache_hooks[] = {
 	  .owns = zcache_owns_once_open },
 };
 
+/* None: frontswap drops zswap's copy of a slot before a store itself. */
+static struct zcache_call zcache_hook_calls[] = { };
+
 static const char zcache_method[] =
 	"ftrace redirect of zswap_frontswap_store/invalidate_page and swap_readpage";
 
@@ -303,15 +323,50 @@ static int zcache_attach_postflight(void)
  * swapon/swapoff call zswap_swapon()/zswap_swapoff().  Zero-filled pages
  * never get here: the swap core's zeromap takes them first.
  */
+
+/*
+ * zswap_invalidate(), called through a stub ("calls into the kernel"
+ * below): zcache's redirect of it leaves the calls that return into
+ * zcache's text to zswap (.not_own in zcache_hooks).  Were that call sent
+ * to zcache_zswap_invalidate() all the same (a tracer that rewrites the
+ * stub's return address), it would only drop zcache's copy, if any, of a
+ * slot it is about to store again.  The body never runs while the
+ * redirect is registered, which it is from zcache_attach() until every
+ * store has left zcache.
+ */
+static noinline __noipa void zcache_call_zswap_invalidate(swp_entry_t swp)
+{
+	WARN_ONCE(1, pr_fmt("zswap_invalidate() was not redirected\n"));
+}
+
+/* The calls the hooks make; without them the preflight refuses. */
+static struct zcache_call zcache_hook_calls[] = {
+#if ZCACHE_ZSWAP_INVALIDATE_CALL
+	{ .name = "zswap_invalidate", .stub = zcache_call_zswap_invalidate },
+#endif
+};
+
+/*
+ * Every store drops zswap's copy of the folio's slots first, as
+ * zswap_store() does when it stores or refuses a page (7.3: each page of
+ * a large folio; 6.12's returns early for a large folio, whose slots zswap
+ * cannot hold): zswap may still hold one (see zcache_hooks).  The folio is
+ * locked in the swap cache, which keeps zswap_swapoff() from freeing the
+ * slots' tree meanwhile.
+ */
 static bool zcache_zswap_store(struct folio *folio)
 {
 	swp_entry_t swp = folio->swap;
+	long i, nr = folio_nr_pages(folio);
 	int idx, ret;
 
 	idx = srcu_read_lock(&zcache_attach_srcu);
+	for (i = 0; i < nr; i++)
+		zcache_call_zswap_invalidate(swp_entry(swp_type(swp),
+						       swp_offset(swp) + i));
 	if (folio_test_large(folio)) {
 		ret = zcache_refuse_large(swp_type(swp), swp_offset(swp),
-					  folio_nr_pages(folio));
+					  nr);
 	} else {
 		ret = zcache_core->store(swp_type(swp), swp_offset(swp),
 					 folio_page(folio, 0));
@@ -409,6 +464,7 @@ static bool zcache_zswap_never_enabled(void)
 static_assert(__same_type(&zcache_zswap_store, &zswap_store));
 static_assert(__same_type(&zcache_zswap_load, &zswap_load));
 static_assert(__same_type(&zcache_zswap_invalidate, &zswap_invalidate));
+static_assert(__same_type(&zcache_call_zswap_invalidate, &zswap_invalidate));
 static_assert(__same_type(&zcache_zswap_never_enabled, &zswap_never_enabled));
 
 /* zswap_invalidate(swp): the slots zcache holds are zcache's to free. */
@@ -477,25 +533,21 @@ static bool zcache_owns_writeout(struct pt_regs *regs)
  * others, and finds nothing, unless a zswap_store() that began before
  * zswap was disabled finished after the postflight had looked (nothing
  * can wait for it): that page stays zswap's, is read back and freed by
- * zswap, instead of being read from a swap slot never written.  That
- * page is not covered in full yet.  Should its folio stay in the swap
- * cache after the store (a read fault mapped it again before reclaim
- * freed it) and be written out again, zcache takes that store, and
- * zswap's copy stays where zswap_store() would have dropped it: stale.
- * zcache's copy shadows it until zcache lets the slot go (a refused
- * store, a writeback, or the slot's free, whose invalidation is zcache's
- * alone: zswap's entry then outlives the slot, and swapoff warns).  From
- * then on a read of the slot, or of the slot reused, could find zswap's
- * stale copy, and zswap's shrinker, if turned on, could write it over
- * the slot.  Closing it needs zswap's copy dropped at every store, as
- * zswap_store() drops it: a call into zswap_invalidate() through a stub,
- * as writeback's calls below, which this hook leaves to zswap.
+ * zswap, instead of being read from a swap slot never written.  Should
+ * its folio stay in the swap cache after that store (a read fault mapped
+ * it again before reclaim freed it) and be written out again, zcache
+ * takes the store, and zswap's copy would be stale: a refused store, a
+ * writeback or the slot's free (whose invalidation is zcache's) would let
+ * a later read, or zswap's shrinker, find it.  So zcache_zswap_store()
+ * drops zswap's copy first, as zswap_store() does, by a call into
+ * zswap_invalidate() from zcache's text, which the invalidation hook
+ * leaves to zswap.
  */
 static struct zcache_hook zcache_hooks[] = {
 	{ .name = "zswap_swapon", .observe = zcache_observe_swapon },
 	{ .name = "zswap_swapoff", .observe = zcache_observe_swapoff },
 	{ .name = "zswap_invalidate", .target = zcache_zswap_invalidate,
-	  .owns = zcache_owns_swp },
+	  .owns = zcache_owns_swp, .not_own = true },
 	{ .name = "zswap_load", .target = zcache_zswap_load,
 	  .owns = zcache_owns_folio },
 	{ .name = "zswap_never_enabled",
@@ -617,6 +669,10 @@ free_buf:
 
 static int zcache_attach_preflight(void)
 {
+	if (!ZCACHE_ZSWAP_INVALIDATE_CALL) {
+		pr_err("cannot attach: dropping zswap's copy of a slot at each store needs kprobes (CONFIG_KPROBES) and a compiler with __attribute__((noipa))\n");
+		return -EOPNOTSUPP;
+	}
 	return zcache_zswap_idle();
 }
 
@@ -960,6 +1016,12 @@ static struct zcache_hook zcache_hooks[] = {
 	  .owns = zcache_owns_once_open, .not_own = true },
 };
 
+/*
+ * None: the store's one call, get_swap_device(), is among writeback's,
+ * which the postflight requires.
+ */
+static struct zcache_call zcache_hook_calls[] = { };
+
 static const char zcache_method[] =
 	"ftrace redirect of swap_writepage and " ZCACHE_SWAP_CORE_READ
 	", observing " ZCACHE_SWAP_CORE_FREE " (no zswap in this kernel)";
@@ -1007,6 +1069,8 @@ static int zcache_attach_postflight(void)
 #else
 /* No zswap, no frontswap: the swap core calls no hook at all. */
 static struct zcache_hook zcache_hooks[] = { };
+static struct zcache_call zcache_hook_calls[] = { };
+
 static const char zcache_method[] = "nothing (no zswap in this kernel)";
 
 static const bool zcache_zero_filtered;
@@ -1099,6 +1163,192 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
 }
 
 /*********************************
+ * calls into the kernel
+ *********************************/
+/*
+ * zcache calls a few kernel functions that no module may call: the zswap
+ * method's zswap_invalidate(), at every store (zcache_hook_calls), and
+ * the swap cache functions writeback needs (zcache_writeback_calls,
+ * below).  Why each call is safe under IBT, which from 6.12 on seals every
+ * function whose address the kernel never takes (its ENDBR is overwritten,
+ * and an indirect call to it traps on a CPU that enforces IBT):
+ *
+ * - zswap_invalidate(), __read_swap_cache_async(), delete_from_swap_cache(),
+ *   get_swap_device() and all of 7.3's swap table calls are sealed.
+ *   zcache never calls them through a pointer.  Each has a stub here with
+ *   the kernel function's prototype, which zcache calls directly.  The
+ *   stub is traced by an ftrace_ops with IPMODIFY whose handler moves the
+ *   instruction pointer to the kernel function, exactly as the zswap hooks
+ *   above move it to zcache's: the ftrace trampoline reaches the kernel
+ *   function with RET, which IBT does not check, and the kernel function
+ *   returns to the stub's caller.  The kernel function's address comes
+ *   from a kprobe registered by name (kallsyms_lookup_name() is neither
+ *   exported nor callable) and is checked with sprint_symbol().
+ * - swap_writepage() (6.1, 6.12) is reached as
+ *   folio_mapping(folio)->a_ops->writepage, the indirect call the kernel
+ *   itself makes from pageout(): swap_aops takes its address, so it keeps
+ *   its ENDBR.
+ *
+ * The stubs' bodies never run while their redirect is registered, and
+ * zcache calls them only then.  They are __noipa so that the compiler
+ * cannot draw conclusions from the bodies at the call sites (without it,
+ * and without kprobes, there is no writeback, and the zswap method
+ * refuses to attach).  If another ftrace user traces a stub too, ftrace's
+ * list function calls the handler unless it finds itself recursing, which
+ * it cannot from a store or from the writeback worker (neither runs
+ * inside an ftrace callback), or ftrace_kill() after a fault in ftrace
+ * itself stops every redirect.  A body that ran then would warn and do
+ * nothing: zswap's copy of a slot stays (as before zcache dropped it), a
+ * read fails (no folio), and the device lookup (NULL) makes
+ * zcache_swapcache_zero_filled() say it cannot tell, so that nothing is
+ * written over the slot; but the delete stub's would leave a folio that is
+ * not uptodate in the swap cache: a fault on that slot would get SIGBUS.
+ * 7.3's write stub leaves its folio dirty in the swap cache, for reclaim
+ * to write.
+ *
+ * QEMU does not emulate IBT, and the suite's debug kernels are built
+ * without it: all of this is reasoned, not tested.
+ *
+ * The prototypes are those of mm/swap.h, include/linux/swap.h and
+ * include/linux/zswap.h in the kernels read (compat.h): on any other
+ * kernel writeback is unavailable.
+ */
+#if ZCACHE_KERNEL_CALLS
+static void notrace zcache_call_handler(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *ops,
+					struct ftrace_regs *fregs)
+{
+	struct zcache_call *call = container_of(ops, struct zcache_call, ops);
+
+	zcache_set_ip(fregs, call->addr);
+}
+
+/* Why a call cannot be made: the attach fails, or writeback goes without. */
+static __printf(2, 3) void zcache_call_failed(bool required,
+					      const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (required)
+		pr_err("cannot attach: %pV", &vaf);
+	else
+		pr_info("writeback unavailable: %pV", &vaf);
+	va_end(args);
+}
+
+/*
+ * The address of a kernel function, by a kprobe registered on its name and
+ * removed at once.  The kprobe may sit past the function's ENDBR: the
+ * start is what sprint_symbol() says the offset is from, and sprint_symbol()
+ * must name the function at offset 0 there.
+ * Return: the function's address, or 0 after saying why.
+ */
+static unsigned long zcache_call_lookup(const char *name, bool required)
+{
+	struct kprobe kp = { .symbol_name = name };
+	char sym[KSYM_SYMBOL_LEN], want[KSYM_NAME_LEN + 8];
+	unsigned long addr, off, size;
+	const char *at;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret) {
+		zcache_call_failed(required, "no kprobe can be placed on %s (%d)\n",
+				   name, ret);
+		return 0;
+	}
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+
+	sprint_symbol(sym, addr);
+	snprintf(want, sizeof(want), "%s+", name);
+	at = sym + strlen(want);
+	if (strncmp(sym, want, strlen(want)) ||
+	    sscanf(at, "%lx/%lx", &off, &size) != 2 || off > 16)
+		goto mismatch;
+	addr -= off;
+	sprint_symbol(sym, addr);
+	if (strncmp(sym, want, strlen(want)) || strncmp(at, "0x0/", 4))
+		goto mismatch;
+	return addr;
+
+mismatch:
+	zcache_call_failed(required, "the kprobe on %s landed in %s\n", name,
+			   sym);
+	return 0;
+}
+
+static int zcache_call_register(struct zcache_call *call, bool required)
+{
+	int ret;
+
+	call->addr = zcache_call_lookup(call->name, required);
+	if (!call->addr)
+		return -ENOENT;
+	call->ops.func = zcache_call_handler;
+	call->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+			  FTRACE_OPS_FL_PERMANENT;
+	ret = ftrace_set_filter_ip(&call->ops, (unsigned long)call->stub, 0, 0);
+	if (ret) {
+		zcache_call_failed(required, "cannot trace the stub for %s (%d)\n",
+				   call->name, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&call->ops);
+	if (ret) {
+		zcache_call_failed(required, "cannot redirect the stub for %s (%d)\n",
+				   call->name, ret);
+		ftrace_free_filter(&call->ops);
+		return ret;
+	}
+	call->registered = true;
+	return 0;
+}
+
+/* Undo the registrations of @calls that were made, last first. */
+static void zcache_calls_undo(struct zcache_call *calls, int n)
+{
+	while (--n >= 0)
+		zcache_ftrace_ops_unregister(&calls[n].ops, &calls[n].registered);
+}
+
+/*
+ * Redirect every stub of @calls, or none; if @required, a failure is
+ * the attach's.
+ * Return: 0, or a negative errno after saying why.
+ */
+static int zcache_calls_register(struct zcache_call *calls, int n,
+				 bool required)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = zcache_call_register(&calls[i], required);
+		if (ret) {
+			zcache_calls_undo(calls, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+#else	/* !ZCACHE_KERNEL_CALLS: no kernel calls a method needs (compat.h) */
+static void zcache_calls_undo(struct zcache_call *calls, int n)
+{
+}
+
+static int zcache_calls_register(struct zcache_call *calls, int n,
+				 bool required)
+{
+	return 0;
+}
+#endif	/* ZCACHE_KERNEL_CALLS */
+
+/*********************************
  * swap cache calls, for writeback
  *********************************/
 /*
@@ -1113,63 +1363,10 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * swap_cache_del_folio() takes it out, swap_entry_swapped() reads the
  * swap count, folio_free_swap() frees a slot no one refers to, and
  * __swap_writepage() with swap_write_submit() write the folio, as zswap's
- * writeback does (7.3 has no writepage for swap).
- * Why each call is safe under IBT, which from 6.12 on seals every function
- * whose address the kernel never takes (its ENDBR is overwritten, and an
- * indirect call to it traps on a CPU that enforces IBT):
- *
- * - __read_swap_cache_async(), delete_from_swap_cache(), get_swap_device()
- *   and all of 7.3's are sealed.
- *   zcache never calls them through a pointer.  Each has a stub here with
- *   the kernel function's prototype, which writeback calls directly.  The
- *   stub is traced by an ftrace_ops with IPMODIFY whose handler moves the
- *   instruction pointer to the kernel function, exactly as the zswap hooks
- *   above move it to zcache's: the ftrace trampoline reaches the kernel
- *   function with RET, which IBT does not check, and the kernel function
- *   returns to the stub's caller.  The kernel function's address comes
- *   from a kprobe registered by name (kallsyms_lookup_name() is neither
- *   exported nor callable) and is checked with sprint_symbol().
- * - swap_writepage() (6.1, 6.12) is reached as
- *   folio_mapping(folio)->a_ops->writepage, the indirect call the kernel
- *   itself makes from pageout(): swap_aops takes its address, so it keeps
- *   its ENDBR.
- *
- * The stubs' bodies never run while their redirect is registered, and
- * writeback calls them only then.  They are __noipa so that the compiler
- * cannot draw conclusions from the bodies at the call sites (a compiler
- * without noipa gets no writeback, compat.h).  If another ftrace user
- * traces a stub too, ftrace's list function calls the handler unless it
- * finds itself recursing, which it cannot from the writeback worker
- * (process context, not inside any ftrace callback), or ftrace_kill()
- * after a fault in ftrace itself stops every redirect.  A body that ran
- * then would fail the read (no folio) safely, and the device lookup
- * (NULL) makes zcache_swapcache_zero_filled() say it cannot tell, so that
- * nothing is written over the slot; but the delete stub's would only
- * warn, leaving a folio that is not uptodate in the swap cache: a fault
- * on that slot would get SIGBUS.  7.3's write stub leaves its folio dirty
- * in the swap cache, for reclaim to write.
- *
- * The prototypes are those of mm/swap.h and include/linux/swap.h in the
- * kernels read (compat.h): on any other kernel these calls, and so
- * writeback, are unavailable.
+ * writeback does (7.3 has no writepage for swap).  Each is called through
+ * a stub, as above.
  */
 #if ZCACHE_SWAPCACHE_CALLS
-/**
- * struct zcache_call - a kernel function zcache calls through a stub
- * @name:	the kernel function
- * @stub:	zcache's stub with @name's prototype
- * @addr:	@name's address, found at attach
- * @ops:	the ftrace_ops that sends @stub's calls to @addr
- * @registered:	@ops is registered with ftrace
- */
-struct zcache_call {
-	const char *name;
-	void *stub;
-	unsigned long addr;
-	struct ftrace_ops ops;
-	bool registered;
-};
-
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_PAGE
 static noinline __noipa struct page *
 zcache_call_read_swap_cache_async(swp_entry_t entry, gfp_t gfp_mask,
@@ -1252,7 +1449,7 @@ zcache_call_get_swap_device(swp_entry_t entry)
 	return NULL;
 }
 
-static struct zcache_call zcache_calls[] = {
+static struct zcache_call zcache_writeback_calls[] = {
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
 	{ .name = "swap_cache_alloc_folio",
 	  .stub = zcache_call_swap_cache_alloc_folio },
@@ -1275,113 +1472,21 @@ static struct zcache_call zcache_calls[] = {
 };
 
 /* Set once every stub is redirected; cleared before they are undone */
-static bool zcache_calls_ready;
+static bool zcache_writeback_ready;
 
-static void notrace zcache_call_handler(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *ops,
-					struct ftrace_regs *fregs)
+static void zcache_writeback_calls_undo(void)
 {
-	struct zcache_call *call = container_of(ops, struct zcache_call, ops);
-
-	zcache_set_ip(fregs, call->addr);
+	WRITE_ONCE(zcache_writeback_ready, false);
+	zcache_calls_undo(zcache_writeback_calls,
+			  ARRAY_SIZE(zcache_writeback_calls));
 }
 
-/*
- * The address of a kernel function, by a kprobe registered on its name and
- * removed at once.  The kprobe may sit past the function's ENDBR: the
- * start is what sprint_symbol() says the offset is from, and sprint_symbol()
- * must name the function at offset 0 there.
- * Return: the function's address, or 0 after saying why.
- */
-static unsigned long zcache_call_lookup(const char *name)
+/* Redirect every stub, or none: then zcache goes without writeback. */
+static void zcache_writeback_calls_set_up(void)
 {
-	struct kprobe kp = { .symbol_name = name };
-	char sym[KSYM_SYMBOL_LEN], want[KSYM_NAME_LEN + 8];
-	unsigned long addr, off, size;
-	const char *at;
-	int ret;
-
-	ret = register_kprobe(&kp);
-	if (ret) {
-		pr_info("writeback unavailable: no kprobe can be placed on %s (%d)\n",
-			name, ret);
-		return 0;
-	}
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-
-	sprint_symbol(sym, addr);
-	snprintf(want, sizeof(want), "%s+", name);
-	at = sym + strlen(want);
-	if (strncmp(sym, want, strlen(want)) ||
-	    sscanf(at, "%lx/%lx", &off, &size) != 2 || off > 16)
-		goto mismatch;
-	addr -= off;
-	sprint_symbol(sym, addr);
-	if (strncmp(sym, want, strlen(want)) || strncmp(at, "0x0/", 4))
-		goto mismatch;
-	return addr;
-
-mismatch:
-	pr_info("writeback unavailable: the kprobe on %s landed in %s\n",
-		name, sym);
-	return 0;
-}
-
-static int zcache_call_register(struct zcache_call *call)
-{
-	int ret;
-
-	call->addr = zcache_call_lookup(call->name);
-	if (!call->addr)
-		return -ENOENT;
-	call->ops.func = zcache_call_handler;
-	call->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-			  FTRACE_OPS_FL_PERMANENT;
-	ret = ftrace_set_filter_ip(&call->ops, (unsigned long)call->stub, 0, 0);
-	if (ret) {
-		pr_info("writeback unavailable: cannot trace the stub for %s (%d)\n",
-			call->name, ret);
-		return ret;
-	}
-	ret = register_ftrace_function(&call->ops);
-	if (ret) {
-		pr_info("writeback unavailable: cannot redirect the stub for %s (%d)\n",
-			call->name, ret);
-		ftrace_free_filter(&call->ops);
-		return ret;
-	}
-	call->registered = true;
-	return 0;
-}
-
-static void zcache_call_unregister(struct zcache_call *call)
-{
-	zcache_ftrace_ops_unregister(&call->ops, &call->registered);
-}
-
-static void zcache_calls_undo(void)
-{
-	int i = ARRAY_SIZE(zcache_calls);
-
-	WRITE_ONCE(zcache_calls_ready, false);
-	while (--i >= 0)
-		zcache_call_unregister(&zcache_calls[i]);
-}
-
-/* Redirect every stub, or none. */
-static void zcache_calls_set_up(void)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(zcache_calls); i++) {
-		if (zcache_call_register(&zcache_calls[i])) {
-			zcache_calls_undo();
-			return;
-		}
-	}
-	WRITE_ONCE(zcache_calls_ready, true);
+	if (!zcache_calls_register(zcache_writeback_calls,
+				   ARRAY_SIZE(zcache_writeback_calls), false))
+		WRITE_ONCE(zcache_writeback_ready, true);
 }
 
 /**
@@ -1393,7 +1498,7 @@ static void zcache_calls_set_up(void)
  */
 bool zcache_swapcache_ready(void)
 {
-	return READ_ONCE(zcache_calls_ready);
+	return READ_ONCE(zcache_writeback_ready);
 }
 
 /**
@@ -1685,12 +1790,12 @@ int zcache_swapcache_write(struct folio *folio)
 }
 
 #else	/* !ZCACHE_SWAPCACHE_CALLS */
-static void zcache_calls_set_up(void)
+static void zcache_writeback_calls_set_up(void)
 {
 	pr_info("writeback unavailable: the swap cache functions it calls were checked for Linux 6.1, 6.12 and 7.3 only\n");
 }
 
-static void zcache_calls_undo(void)
+static void zcache_writeback_calls_undo(void)
 {
 }
 
@@ -1866,6 +1971,11 @@ int zcache_attach(const struct zcache_ops *ops)
 	ret = zcache_attach_preflight();
 	if (ret)
 		return ret;
+	/* The calls the hooks make, before any hook can make them */
+	ret = zcache_calls_register(zcache_hook_calls,
+				    ARRAY_SIZE(zcache_hook_calls), true);
+	if (ret)
+		return ret;
 
 	zcache_core = ops;
 	for (i = 0; i < ARRAY_SIZE(zcache_hooks); i++) {
@@ -1877,20 +1987,21 @@ int zcache_attach(const struct zcache_ops *ops)
 	 * Writeback's calls; without them zcache works without writeback,
 	 * except by the swap-core method, whose postflight refuses then.
 	 */
-	zcache_calls_set_up();
+	zcache_writeback_calls_set_up();
 	ret = zcache_attach_postflight();
 	if (ret)
-		goto undo_calls;
+		goto undo_writeback_calls;
 	WRITE_ONCE(zcache_open, true);
 	return 0;
 
-undo_calls:
-	zcache_calls_undo();
+undo_writeback_calls:
+	zcache_writeback_calls_undo();
 unregister_hooks:
 	while (--i >= 0)
 		zcache_hook_unregister(&zcache_hooks[i]);
 	zcache_wait_for_callers();
 	zcache_core = NULL;
+	zcache_calls_undo(zcache_hook_calls, ARRAY_SIZE(zcache_hook_calls));
 	return ret;
 }
 
@@ -1907,12 +2018,14 @@ void zcache_detach(void)
 {
 	int i = ARRAY_SIZE(zcache_hooks);
 
-	zcache_calls_undo();
+	zcache_writeback_calls_undo();
 	while (--i >= 0)
 		zcache_hook_unregister(&zcache_hooks[i]);
 	zcache_wait_for_callers();
 	WRITE_ONCE(zcache_open, false);
 	zcache_core = NULL;
+	/* No store is left in zcache to call them */
+	zcache_calls_undo(zcache_hook_calls, ARRAY_SIZE(zcache_hook_calls));
 }
 
 /**

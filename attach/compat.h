@@ -103,6 +103,23 @@
 #endif
 
 /*
+ * The zswap method drops zswap's copy of a slot at every store by a call
+ * into zswap_invalidate() through a stub, as writeback calls the swap
+ * cache: the address comes from a kprobe, and the stub must be __noipa.
+ * Without them the attach is refused (attach.c).
+ */
+#if ZCACHE_ATTACH_ZSWAP_CALLS && IS_ENABLED(CONFIG_KPROBES) && \
+	__has_attribute(__noipa__)
+#define ZCACHE_ZSWAP_INVALIDATE_CALL	1
+#else
+#define ZCACHE_ZSWAP_INVALIDATE_CALL	0
+#endif
+
+/* Whether zcache calls any kernel function through a stub (attach.c) */
+#define ZCACHE_KERNEL_CALLS \
+	(ZCACHE_SWAPCACHE_CALLS || ZCACHE_ZSWAP_INVALIDATE_CALL)
+
+/*
  * The swap-core method, for a kernel built without zswap and frontswap:
  * zcache takes swap_writepage() wholesale, the swap core's read function
  * for the slots it holds, and observes where slots are freed and where
