@@ -11,7 +11,7 @@
  *                      [-c CORPUSDIR] [-C CHECKPOINTDIR] [-F] [-Z PCT] [-B N]
  *                      [-R N] [-H]
  * MODE: mixed | zero | random | threads | fork | pageout | thp | hotcold |
- *       churn | rezero
+ *       churn | rezero | rewrite
  *       swapon DEVICE PRIORITY (busybox's swapon takes no priority)
  *       latency DEVICE N: N O_DIRECT 4 KiB writes of distinct pages to
  *       the first N pages of DEVICE, one at a time, then N reads of them,
@@ -48,6 +48,14 @@
  * without the cache seeing them, and swapped out again.  After the
  * checkpoint (where the caller writes the cache back) every page must
  * read as zeroes.  Prints how many pages were kept that way.
+ * rewrite: the pages (no zero or random ones) are swapped out with
+ * MADV_PAGEOUT and read back, which maps again those whose folios stayed
+ * in the swap cache (tests/kmod/swapcache_holder.ko keeps them there);
+ * after the checkpoint every page is written anew through its page table,
+ * every even one random, and swapped out; the random ones, read once
+ * their writes are done (from the swap cache), are swapped out again
+ * (dropped unwritten), and every page is read back.  Prints the pages of
+ * each read-back that zswap and the disk served (vmstat).
  * -H: map the workload MADV_HUGEPAGE, as thp mode does, rather than
  * MADV_NOHUGEPAGE, which keeps every large folio away (mTHP sizes set to
  * "always" too): it gets the folio sizes the THP settings allow.
@@ -88,6 +96,7 @@ static unsigned char *text, *bin;
 static size_t text_len, bin_len;
 static int pct_zero = 10, pct_text = 30, pct_bin = 25, pct_struct = 20;
 static const char *checkpoint;
+static int rewrite_alternate;
 static int fault_inject;
 static long expect_sigbus = -1;
 static unsigned long read_back;
@@ -106,6 +115,9 @@ static enum kind page_kind(unsigned long idx, unsigned int version)
 {
 	unsigned int r = mix64(seed ^ (idx * 0x9e3779b97f4a7c15ULL)) % 100;
 
+	/* rewrite: the second version of every even page is random */
+	if (version == 1 && rewrite_alternate && !(idx & 1))
+		return K_RAND;
 	if (r < (unsigned int)pct_zero)
 		return version ? K_STRUCT : K_ZERO;
 	r -= pct_zero;
@@ -682,6 +694,53 @@ static int run_rezero(void)
 	return bad ? 1 : 0;
 }
 
+/* -------- rewrite: pages mapped again from the swap cache, rewritten -------- */
+static int run_rewrite(void)
+{
+	unsigned char *r = map_region(), scratch[PAGE];
+	unsigned long i, bad;
+	long zswpin, pswpin;
+
+	pct_zero = 0;
+	pct_text = 40;
+	pct_bin = 30;
+	pct_struct = 30;
+	fill(r, 0);
+	if (pageout(r, npages))
+		return 2;
+	zswpin = vmstat("zswpin");
+	pswpin = vmstat("pswpin");
+	bad = verify(r, NULL, 0);
+	printf("swaptest: rewrite read back pages=%lu zswpin=%ld pswpin=%ld mismatches=%lu\n",
+	       npages, vmstat("zswpin") - zswpin, vmstat("pswpin") - pswpin,
+	       bad);
+	if (bad)
+		return 1;
+	wait_checkpoint();
+	rewrite_alternate = 1;
+	fill(r, 1);
+	if (pageout(r, npages))
+		return 2;
+	/*
+	 * The random pages go to the disk, and stay in the swap cache: read,
+	 * they are mapped again, and a second pageout drops them unwritten
+	 * once their writes are done.  Their next read is a swap-in.
+	 */
+	for (i = 0; i < 1000 && vmstat("nr_writeback") > 0; i++)
+		usleep(10000);
+	for (i = 0; i < npages; i += 2)
+		bad += check_page(r + i * PAGE, i, 1, scratch);
+	if (pageout(r, npages))
+		return 2;
+	zswpin = vmstat("zswpin");
+	pswpin = vmstat("pswpin");
+	bad += verify(r, NULL, 1);
+	printf("swaptest: rewrite pages=%lu zswpin=%ld pswpin=%ld mismatches=%lu\n",
+	       npages, vmstat("zswpin") - zswpin, vmstat("pswpin") - pswpin,
+	       bad);
+	return bad ? 1 : 0;
+}
+
 /* -------- pageout: deterministic swap-out with MADV_PAGEOUT -------- */
 static int run_pageout(void)
 {
@@ -895,6 +954,8 @@ int main(int argc, char **argv)
 		return run_churn(ops);
 	if (!strcmp(mode, "rezero"))
 		return run_rezero();
+	if (!strcmp(mode, "rewrite"))
+		return run_rewrite();
 	if (!strcmp(mode, "thp")) {
 		use_thp = 1;
 		return run_fill_verify();

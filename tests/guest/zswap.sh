@@ -94,6 +94,55 @@ if [ $ZEROMAP = 1 ]; then
 	swapoff /dev/vda
 	check "zswap: swapoff drains zswap" eq "$(cat $ZS/stored_pages)" 0
 	check "zswap: rmmod zcache after the attach over zswap's pages" rmmod zcache
+	# Such a late store can leave zswap's copy in a folio that stays in
+	# the swap cache: a fault maps the folio again before reclaim frees
+	# it.  swapcache_holder.ko keeps every folio zswap stores for
+	# swaptest in the swap cache; swaptest reads them back (mapped
+	# again, zswap's copies kept), zcache attaches over them
+	# (meminfo_hider), and swaptest writes them anew through their page
+	# tables, every even page random (zcache refuses it: to the disk),
+	# the others compressible (zcache stores them, and they are freed at
+	# exit).  Each store must drop zswap's old copy, or a refused page
+	# reads back zswap's, and a stored one leaves zswap's copy behind
+	# its freed slot.
+	poor_rejects() {
+		echo $(( $(stat_ reject_poor_sampled) + $(stat_ reject_compress_poor) ))
+	}
+	swap_on /dev/vda
+	echo Y > $ZSP/enabled
+	check "zswap: insmod swapcache_holder" insmod /zcache/swapcache_holder.ko
+	at_checkpoint() {
+		held=$(cat /sys/module/swapcache_holder/parameters/held)
+		zswap_kept=$(cat $ZS/stored_pages)
+		check "zswap: rmmod swapcache_holder" rmmod swapcache_holder
+		echo N > $ZSP/enabled
+		insmod /zcache/meminfo_hider.ko
+		load_zcache
+		attached=$?
+		rmmod meminfo_hider
+		refused=$(poor_rejects)
+	}
+	run_checkpointed "zswap: pages zswap held in folios mapped again, rewritten under zcache (refused and stored), verified" \
+		rewrite -m 4 -s 54
+	info "swapcache_holder held $held folios, zswap $zswap_kept pages after the read-back"
+	disk_reads=$(sed -n 's/.*swaptest: rewrite pages=.* pswpin=\([0-9]*\) .*/\1/p' /tmp/swaptest.out)
+	check "zswap: the stored folios stayed in the swap cache ($held held)" \
+		ge "$held" 900
+	check "zswap: zswap kept its copies of the pages read back" \
+		ge "$zswap_kept" "$held"
+	check "zswap: zcache attached over them (meminfo_hider)" eq "$attached" 0
+	check "zswap: zcache refused the random rewrites" \
+		ge $(( $(poor_rejects) - refused )) 400
+	check "zswap: the random rewrites were read back from the disk (${disk_reads:-no} pages)" \
+		ge "${disk_reads:-0}" 400
+	used=$(swap_used_pages)
+	left=$(cat $ZS/stored_pages)
+	check "zswap: zswap holds no page whose swap slot is free, after the rewrite ($left, $used slots in use)" \
+		le "$left" "$used"
+	swapoff /dev/vda
+	check "zswap: swapoff drains zswap, after the rewrite" \
+		eq "$(cat $ZS/stored_pages)" 0
+	check "zswap: rmmod zcache after the rewrite" rmmod zcache
 	check "zswap: insmod once zswap is disabled and empty" load_zcache
 	swap_on /dev/vda
 	echo Y > /sys/module/zswap/parameters/enabled
