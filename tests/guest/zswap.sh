@@ -32,6 +32,57 @@ in_namespace_with() {
 		[ "$(dmesg | grep -c "cannot attach: $3")" -gt "$n0" ]
 }
 
+poor_rejects() {
+	echo $(( $(stat_ reject_poor_sampled) + $(stat_ reject_compress_poor) ))
+}
+
+# rewrite_over_zswap: pages zswap stored whose folios stay in the swap
+# cache, mapped again by a fault before reclaim freed them (on 6.12 and
+# 7.3 what a zswap_store() still running at the attach leaves behind),
+# written anew once zcache is attached.  swapcache_holder.ko keeps every
+# folio zswap stores for swaptest in the swap cache; swaptest reads them
+# back (mapped again, zswap's copies kept), attach_over_held attaches
+# zcache over them, and swaptest writes them anew through their page
+# tables, every even page random (zcache refuses it: to the disk), the
+# others compressible (zcache stores them, and they are freed at exit).
+# Each store must drop zswap's old copy (6.1: frontswap does), or a
+# refused page reads back zswap's, and a stored one leaves zswap's copy
+# behind its freed slot.  Leaves zswap disabled and zcache unloaded.
+rewrite_over_zswap() {
+	swap_on /dev/vda
+	echo Y > $ZSP/enabled
+	check "zswap: insmod swapcache_holder" insmod /zcache/swapcache_holder.ko
+	at_checkpoint() {
+		held=$(cat /sys/module/swapcache_holder/parameters/held)
+		zswap_kept=$(cat $ZS/stored_pages)
+		check "zswap: rmmod swapcache_holder" rmmod swapcache_holder
+		attach_over_held
+		refused=$(poor_rejects)
+	}
+	run_checkpointed "zswap: pages zswap held in folios mapped again, rewritten under zcache (refused and stored), verified" \
+		rewrite -m 4 -s 54
+	info "swapcache_holder held $held folios, zswap $zswap_kept pages after the read-back"
+	disk_reads=$(sed -n 's/.*swaptest: rewrite pages=.* pswpin=\([0-9]*\) .*/\1/p' /tmp/swaptest.out)
+	check "zswap: the stored folios stayed in the swap cache ($held held)" \
+		ge "$held" 900
+	check "zswap: zswap kept its copies of the pages read back" \
+		ge "$zswap_kept" "$held"
+	check "zswap: zcache attached over them" eq "$attached" 0
+	check "zswap: zcache refused the random rewrites" \
+		ge $(( $(poor_rejects) - refused )) 400
+	check "zswap: the random rewrites were read back from the disk (${disk_reads:-no} pages)" \
+		ge "${disk_reads:-0}" 400
+	used=$(swap_used_pages)
+	left=$(cat $ZS/stored_pages)
+	check "zswap: zswap holds no page whose swap slot is free, after the rewrite ($left, $used slots in use)" \
+		le "$left" "$used"
+	swapoff /dev/vda
+	check "zswap: swapoff drains zswap, after the rewrite" \
+		eq "$(cat $ZS/stored_pages)" 0
+	check "zswap: rmmod zcache after the rewrite" rmmod zcache
+	echo N > $ZSP/enabled
+}
+
 check "zswap: stock zswap enabled" [ "$(cat $ZSP/enabled)" = Y ]
 check "zswap: zcache-load refuses while zswap is enabled" sh -c \
 	'! zcache-load /zcache/zcache.ko 2>/tmp/zl.err && grep -q "stock zswap is enabled" /tmp/zl.err && [ ! -d /sys/module/zcache ]'
@@ -95,54 +146,15 @@ if [ $ZEROMAP = 1 ]; then
 	check "zswap: swapoff drains zswap" eq "$(cat $ZS/stored_pages)" 0
 	check "zswap: rmmod zcache after the attach over zswap's pages" rmmod zcache
 	# Such a late store can leave zswap's copy in a folio that stays in
-	# the swap cache: a fault maps the folio again before reclaim frees
-	# it.  swapcache_holder.ko keeps every folio zswap stores for
-	# swaptest in the swap cache; swaptest reads them back (mapped
-	# again, zswap's copies kept), zcache attaches over them
-	# (meminfo_hider), and swaptest writes them anew through their page
-	# tables, every even page random (zcache refuses it: to the disk),
-	# the others compressible (zcache stores them, and they are freed at
-	# exit).  Each store must drop zswap's old copy, or a refused page
-	# reads back zswap's, and a stored one leaves zswap's copy behind
-	# its freed slot.
-	poor_rejects() {
-		echo $(( $(stat_ reject_poor_sampled) + $(stat_ reject_compress_poor) ))
-	}
-	swap_on /dev/vda
-	echo Y > $ZSP/enabled
-	check "zswap: insmod swapcache_holder" insmod /zcache/swapcache_holder.ko
-	at_checkpoint() {
-		held=$(cat /sys/module/swapcache_holder/parameters/held)
-		zswap_kept=$(cat $ZS/stored_pages)
-		check "zswap: rmmod swapcache_holder" rmmod swapcache_holder
+	# the swap cache: see rewrite_over_zswap.
+	attach_over_held() {
 		echo N > $ZSP/enabled
 		insmod /zcache/meminfo_hider.ko
 		load_zcache
 		attached=$?
 		rmmod meminfo_hider
-		refused=$(poor_rejects)
 	}
-	run_checkpointed "zswap: pages zswap held in folios mapped again, rewritten under zcache (refused and stored), verified" \
-		rewrite -m 4 -s 54
-	info "swapcache_holder held $held folios, zswap $zswap_kept pages after the read-back"
-	disk_reads=$(sed -n 's/.*swaptest: rewrite pages=.* pswpin=\([0-9]*\) .*/\1/p' /tmp/swaptest.out)
-	check "zswap: the stored folios stayed in the swap cache ($held held)" \
-		ge "$held" 900
-	check "zswap: zswap kept its copies of the pages read back" \
-		ge "$zswap_kept" "$held"
-	check "zswap: zcache attached over them (meminfo_hider)" eq "$attached" 0
-	check "zswap: zcache refused the random rewrites" \
-		ge $(( $(poor_rejects) - refused )) 400
-	check "zswap: the random rewrites were read back from the disk (${disk_reads:-no} pages)" \
-		ge "${disk_reads:-0}" 400
-	used=$(swap_used_pages)
-	left=$(cat $ZS/stored_pages)
-	check "zswap: zswap holds no page whose swap slot is free, after the rewrite ($left, $used slots in use)" \
-		le "$left" "$used"
-	swapoff /dev/vda
-	check "zswap: swapoff drains zswap, after the rewrite" \
-		eq "$(cat $ZS/stored_pages)" 0
-	check "zswap: rmmod zcache after the rewrite" rmmod zcache
+	rewrite_over_zswap
 	check "zswap: insmod once zswap is disabled and empty" load_zcache
 	swap_on /dev/vda
 	echo Y > /sys/module/zswap/parameters/enabled
@@ -177,6 +189,14 @@ swapoff /dev/vda
 check "zswap: swapoff drains zcache" eq "$(stat_ stored_pages)" 0
 check "zswap: swapoff drains zswap" eq "$(cat $ZS/stored_pages)" 0
 check "zswap: rmmod zcache" rmmod zcache
+
+# zcache attaches with zswap enabled here, over the pages it holds.
+attach_over_held() {
+	load_zcache
+	attached=$?
+}
+rewrite_over_zswap
+echo Y > $ZSP/enabled
 
 # zswap works on its own again after zcache is gone.
 swap_on /dev/vda
