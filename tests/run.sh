@@ -107,14 +107,25 @@ relay() {
 
 # kcsan_foreign list|strip: KCSAN reports name every racing access's
 # stack; those with no frame in zcache's modules are the kernel's own.
+# So is zsmalloc's race on a zspage's bitfield word (6.12's mm/zsmalloc.c,
+# struct zspage): insert_zspage() (from fix_fullness_group()) writes the
+# fullness bits under the class lock, while zs_map_object() and others
+# read the huge and class bits of the same word without it, on whatever
+# task calls into zsmalloc, zcache's included.  Those bits never change
+# after the zspage is made: the report names zsmalloc's functions for both
+# accesses, whatever called them.
 # "list" prints the first line of each of those, "strip" copies the log
 # from stdin without them (zcache's reports stay in).
 kcsan_foreign() {
 	awk -v mode="$1" '
+		function zsmalloc_own(head) {
+			return head ~ /data-race in (fix_fullness_group|insert_zspage) \[zsmalloc\] \/ [a-z_]+ \[zsmalloc\]\r?$/ ||
+			       head ~ /data-race in [a-z_]+ \[zsmalloc\] \/ (fix_fullness_group|insert_zspage) \[zsmalloc\]\r?$/
+		}
 		function flush() {
 			if (block == "")
 				return
-			if (block ~ /\[(test_)?zcache\]/) {
+			if (block ~ /\[(test_)?zcache\]/ && !zsmalloc_own(head)) {
 				if (mode == "strip")
 					printf "%s", block
 			} else if (mode == "list") {
