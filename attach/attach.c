@@ -365,8 +365,7 @@ static bool zcache_zswap_store(struct folio *folio)
 		zcache_call_zswap_invalidate(swp_entry(swp_type(swp),
 						       swp_offset(swp) + i));
 	if (folio_test_large(folio)) {
-		ret = zcache_refuse_large(swp_type(swp), swp_offset(swp),
-					  nr);
+		ret = zcache_refuse_large(swp_type(swp), swp_offset(swp), nr);
 	} else {
 		ret = zcache_core->store(swp_type(swp), swp_offset(swp),
 					 folio_page(folio, 0));
