@@ -89,6 +89,18 @@ check "zswap: zcache-load refuses while zswap is enabled" sh -c \
 swap_on /dev/vda
 
 if [ $ZEROMAP = 1 ]; then
+	# A zswap_store() that began before zswap was disabled may finish
+	# after zcache's last look: zcache then runs over pages zswap
+	# holds, and must leave their loads and frees to zswap.
+	# meminfo_hider.ko makes the kernel's meminfo say that zswap holds
+	# nothing, for that one insmod.
+	attach_over_held() {
+		echo N > $ZSP/enabled
+		insmod /zcache/meminfo_hider.ko
+		load_zcache
+		attached=$?
+		rmmod meminfo_hider
+	}
 	at_checkpoint() {
 		zswap_held=$(cat $ZS/stored_pages)
 		check "zswap: zswap holds pages" gt "$zswap_held" $MANY
@@ -110,15 +122,7 @@ if [ $ZEROMAP = 1 ]; then
 		check "zswap: insmod refused while zswap holds pages, from a namespace whose meminfo says 0" \
 			in_namespace_with /tmp/meminfo.zero /proc/meminfo "stock zswap holds"
 		check "zswap: nothing hooked after the refusals" nothing_hooked
-		# A zswap_store() that began before zswap was disabled may
-		# finish after zcache's last look: zcache then runs over
-		# pages zswap holds, and must leave their loads and frees
-		# to zswap.  meminfo_hider.ko makes the kernel's meminfo
-		# say that zswap holds nothing, for that one insmod.
-		insmod /zcache/meminfo_hider.ko
-		load_zcache
-		attached=$?
-		rmmod meminfo_hider
+		attach_over_held
 		zswap_held=$(cat $ZS/stored_pages)
 	}
 	run_checkpointed "zswap: pages held by zswap, across refused insmods and an attach over them, verified" \
@@ -147,13 +151,6 @@ if [ $ZEROMAP = 1 ]; then
 	check "zswap: rmmod zcache after the attach over zswap's pages" rmmod zcache
 	# Such a late store can leave zswap's copy in a folio that stays in
 	# the swap cache: see rewrite_over_zswap.
-	attach_over_held() {
-		echo N > $ZSP/enabled
-		insmod /zcache/meminfo_hider.ko
-		load_zcache
-		attached=$?
-		rmmod meminfo_hider
-	}
 	rewrite_over_zswap
 	check "zswap: insmod once zswap is disabled and empty" load_zcache
 	swap_on /dev/vda
