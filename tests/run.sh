@@ -16,72 +16,52 @@
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kernels=${ZCACHE_KERNELS:-7.3 6.1 6.12 6.12-cloud 6.1-rt 7.3-rt 6.12-rt 6.1-cloud trixie-6.12-rt 7.3-cloud trixie-6.12 trixie-6.12-cloud 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
-# Groups per kernel, chosen so that every group runs on each kernel line
-# (but tools, params, demo and races, below), basic on every kernel but
-# those named below (each shares its source and method with a kernel that
-# runs basic), and the suite stays well within CI's time
-# (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them all):
-# - stock 6.12 runs basic, devices and zswap: writeback on 6.12-rt (same source, and PREEMPT_RT's sleeping spinlocks
-#   under writeback's folio and tree locks), tools on stock 6.1, params on
-#   7.3 (the core's parameters, the same on every line); stock 6.1 leaves
-#   basic to 6.1-rt and 6.1-debug, and runs writeback, tools (and the
-#   host's DKMS and package checks) and make demo's guest part (its output
-#   must be free of shell errors);
+kernels=${ZCACHE_KERNELS:-6.1 7.3 6.12 7.3-rt 6.12-cloud 6.1-rt 7.3-cloud trixie-6.12-rt 6.12-rt trixie-6.12-cloud 6.1-cloud trixie-6.12 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
+# Groups per kernel (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them
+# all), chosen so that every stock kernel runs basic, every group runs on
+# at least one kernel of each line (6.1, 6.12, 7.3), and the suite stays
+# well within CI's time.  The machine's two cores run TCG no faster with
+# two VMs at once than with one (6.12's basic: 98 s of CPU alone, 136
+# and 142 s side by side, in the same time as two alone, 2026-12-07), so
+# the suite costs the sum of its boots, and a group runs where it adds
+# most:
+# - every stock kernel runs basic (the attach and every workload, byte for
+#   byte, on that build of that source);
+# - each line's amd64 kernel runs devices, zswap, and in one boot params,
+#   tools (the operator scripts) and make demo's guest part (its output
+#   must be free of shell errors); 6.1's and 7.3's run races there too
+#   (6.12's races run under KCSAN, below); 6.1's runs writeback, and its
+#   host part the DKMS and package checks;
 # - the rt flavours share every line of zcache with their amd64 siblings:
-#   basic on 6.1, writeback on 6.12 and 7.3 (ZCACHE_RT_GROUPS; 7.3-rt's
-#   with Debian 13's kernels, below);
-# - the cloud kernels of 6.1 and 6.12, built without zswap, attach by the
-#   swap-core method: both run basic, 6.12-cloud devices too
-#   (ZCACHE_CLOUD_GROUPS); 6.1-debug is built without zswap too, so that
-#   the method runs under the detectors, while 6.12-debug and 6.12-kcsan
-#   keep zswap (the zswap method);
-# - Debian 13's kernels (ZCACHE_TRIXIE_GROUPS): 7.3 runs basic, zswap,
-#   params and tools (in one boot) and devices; 7.3-rt writeback (as
-#   6.12-rt: PREEMPT_RT under writeback's locks, and 7.3's own writeback
-#   calls; 7.3's basic runs on 7.3 amd64 and 7.3-debug); trixie's
-#   6.12-rt basic (bookworm's runs writeback); smoke (attach, one
-#   workload under pressure verified, MADV_PAGEOUT, swapoff, rmmod: what
-#   another build of a source can break) on the kernels whose source and
-#   method run basic in another flavour: trixie's 6.12 amd64 and cloud (bookworm's 6.12 source built
-#   by gcc-14; it runs basic in bookworm's amd64 and cloud flavours, by
-#   the zswap and the swap-core method) and 7.3-cloud (7.3's source with
-#   the cloud config; it has zswap, so it attaches by the zswap method,
-#   as 7.3 amd64, which runs basic);
+#   7.3-rt runs writeback too (PREEMPT_RT's sleeping spinlocks under
+#   writeback's folio and tree locks, and 7.3's own writeback calls);
+# - 6.12-cloud (the swap-core method) runs devices too;
 # - each debug kernel runs its groups in one boot, with stress's unload
-#   rounds cut to 12 (below).  6.1-debug (without zswap, above) and
-#   7.3-debug (with zswap, as Debian's 7.3 kernels) run basic, faults,
-#   stress and canary;
-#   6.12-debug runs faults, writeback and canary: writeback's workloads,
-#   its drains, its swapoff and kill -9 in the delay windows and its
-#   injected failures under KASAN, lockdep and kmemleak, on the zswap
-#   method (6.1's and 7.3's writeback calls run under the detectors in
-#   stress's drain rounds).
-#   6.12's basic runs on its stock kernels, and under the detectors on
-#   7.3-debug (the zswap method, the same core); 6.12's stress on
-#   6.12-kcsan.  tools (the operator scripts), devices and zswap stay on
-#   the stock kernels;
+#   rounds cut to 12 (below).  6.1-debug (built without zswap: the
+#   swap-core method under the detectors) and 7.3-debug (with zswap, as
+#   Debian's 7.3 kernels) run basic, faults, stress and canary;
+#   6.12-debug runs faults, writeback (6.12's writeback, under KASAN,
+#   lockdep and kmemleak: its workloads, drains, swapoff and kill -9 in
+#   the delay windows, its injected failures) and canary.  6.1's and
+#   7.3's writeback calls also run under the detectors, in stress's drain
+#   rounds;
 # - 6.12-kcsan (the data-race detector) runs races (the self-test's
-#   racing threads, params' storm under four threads, fork, a kill while
-#   storing: the most concurrent paths of basic and params, whose other
-#   workloads run one task at a time, basic's under the other detectors
-#   on 6.1-debug and 7.3-debug), stress and canary.
-groups=${ZCACHE_GROUPS:-basic devices zswap}
-groups_6_1=${ZCACHE_GROUPS:-writeback devices zswap tools demo}
-rt_groups_6_1=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-basic}}
-rt_groups_6_12=${ZCACHE_RT_GROUPS:-${ZCACHE_GROUPS:-writeback}}
+#   racing threads, a storm of parameter changes under four threads,
+#   fork, a kill while storing: zcache's most concurrent paths), stress
+#   and canary.
+groups=${ZCACHE_GROUPS:-basic devices zswap params,tools,demo}
+groups_6_1=${ZCACHE_GROUPS:-basic writeback devices zswap params,races,tools,demo}
+groups_7_3=${ZCACHE_GROUPS:-basic zswap params,races,tools,demo devices}
+rt_groups_7_3=${ZCACHE_GROUPS:-basic writeback}
+cloud_groups_6_12=${ZCACHE_GROUPS:-basic devices}
+flavour_groups=${ZCACHE_GROUPS:-basic}
 debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
 debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-faults,writeback,canary}
 debug_groups_7_3=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
 kcsan_groups=${ZCACHE_DEBUG_GROUPS:-races,stress,canary}
-cloud_groups_6_1=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic}}
-cloud_groups_6_12=${ZCACHE_CLOUD_GROUPS:-${ZCACHE_GROUPS:-basic devices}}
-groups_7_3=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic zswap params,tools devices}}
-rt_groups_7_3=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-writeback}}
-trixie_groups=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-basic}}
-smoke_groups=${ZCACHE_TRIXIE_GROUPS:-${ZCACHE_GROUPS:-smoke}}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
+rm -f "$logdir"/.vm-wait-*
 passed=0
 failures=()
 pending=()
@@ -372,7 +352,7 @@ kernel_suite() {
 	# DKMS for real, by make dkms-install and by the Debian packages,
 	# needs the kernel's headers package installed on this machine; 6.1's
 	# installs cleanly on Debian 12, 6.12's drags in an image.
-	if [ "$k" = 6.1 ] && [[ " $groups_6_1 " == *" tools "* ]]; then
+	if [ "$k" = 6.1 ] && [[ " ${groups_6_1//,/ } " == *" tools "* ]]; then
 		relay "$k" < <("$ZCACHE_TOP/scripts/dkms-test.sh" "$envfile" "$build" 2>&1)
 		relay "$k" < <("$ZCACHE_TOP/scripts/deb-test.sh" "$envfile" "$build" 2>&1)
 	fi
@@ -392,21 +372,17 @@ kernel_suite() {
 	# on q35: pci=nomsi, in place of vm-run.sh's pci=noacpi.)
 	# The debug kernels run about 6x slower: their groups run in a memory
 	# cgroup (zcmem=) and get a larger dmesg (and, below, more time).
-	kgroups=$groups kextra="" kmem=${ZCACHE_VM_MEM:-192}
+	kgroups=$flavour_groups kextra="" kmem=${ZCACHE_VM_MEM:-192}
 	case $k in
 	6.1)        kgroups=$groups_6_1 ;;
-	6.1-rt)     kgroups=$rt_groups_6_1 ;;
-	6.12-rt)    kgroups=$rt_groups_6_12 ;;
+	6.12)       kgroups=$groups ;;
+	7.3)        kgroups=$groups_7_3 ;;
+	7.3-rt)     kgroups=$rt_groups_7_3 ;;
+	6.12-cloud) kgroups=$cloud_groups_6_12 ;;
 	6.1-debug)  kgroups=$debug_groups_6_1 ;;
 	6.12-debug) kgroups=$debug_groups_6_12 ;;
 	7.3-debug)  kgroups=$debug_groups_7_3 ;;
 	*-kcsan)    kgroups=$kcsan_groups ;;
-	6.1-cloud)  kgroups=$cloud_groups_6_1 ;;
-	6.12-cloud) kgroups=$cloud_groups_6_12 ;;
-	7.3)        kgroups=$groups_7_3 ;;
-	7.3-rt)     kgroups=$rt_groups_7_3 ;;
-	trixie-6.12|trixie-6.12-cloud|7.3-cloud) kgroups=$smoke_groups ;;
-	7.3-*|trixie-*) kgroups=$trixie_groups ;;
 	esac
 	case $k in *-cloud) kextra=pci=nomsi ;; esac
 	if [ "$DEBUG_KERNEL" = 1 ]; then
@@ -433,35 +409,50 @@ kernel_suite() {
 		extra="$extra $kextra"
 		t0=$(date +%s)
 		if [ "$DEBUG_KERNEL" = 1 ]; then
-			debug_boot "$envfile" "$initrd" "$log" "$g" "$disks" \
+			vm_boot debug "$envfile" "$initrd" "$log" "$g" "$disks" \
 				"$kmem" "$extra" &
 			pending+=("$!|$t0|$k|$g|$log")
 			continue
 		fi
-		ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-1800} \
-			"$ZCACHE_TOP/scripts/vm-run.sh" "$envfile" "$initrd" "$log" \
-			"$g" "$disks" "$kmem" "$extra"
+		vm_boot stock "$envfile" "$initrd" "$log" "$g" "$disks" \
+			"$kmem" "$extra"
 		log "[$k] group $g: $(( $(date +%s) - t0 )) s, log $log"
 		judge_log "$k" "$g" "$log" "$build"
 	done
 }
 
-# debug_boot VM-RUN-ARGS...: one debug kernel's boot, once one of
-# ZCACHE_DEBUG_VMS (2) slots is free: with the two stock lanes' VMs, the
-# machine's two cores run no more than four VMs.
-debug_boot() {
-	local slot rc
+# vm_boot debug|stock VM-RUN-ARGS...: one boot, once one of ZCACHE_VMS
+# (2) slots is free.  Two VMs keep both cores busy (a guest alone uses
+# about 1.3), and more cost more: 6.12's basic took 98 s of CPU alone,
+# 136-142 s beside one more, 167-180 s beside three more, the time of the
+# suite growing with it.  A debug boot waiting for a slot goes before
+# any stock boot: the debug boots are the suite's longest, and started
+# first they do not end it alone.
+vm_boot() {
+	local kind=$1 slot fd rc timeout=1800 waiting=""
+	shift
+	if [ "$kind" = debug ]; then
+		# (a background job of its own: the trap is its own too)
+		timeout=3600 waiting=$logdir/.vm-wait-$BASHPID
+		trap 'rm -f "$waiting"' EXIT
+		touch "$waiting"
+	fi
 	while :; do
-		for slot in $(seq 1 "${ZCACHE_DEBUG_VMS:-2}"); do
-			(
-				flock -n 9 || exit 75
-				ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-3600} \
-					"$ZCACHE_TOP/scripts/vm-run.sh" "$@"
-			) 9> "$logdir/.debug-slot-$slot"
-			rc=$?
-			[ $rc = 75 ] || return $rc
-		done
-		sleep 5
+		if [ -n "$waiting" ] || ! compgen -G "$logdir/.vm-wait-*" > /dev/null; then
+			for slot in $(seq 1 "${ZCACHE_VMS:-2}"); do
+				exec {fd}> "$logdir/.vm-slot-$slot"
+				if flock -n "$fd"; then
+					[ -z "$waiting" ] || rm -f "$waiting"
+					ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-$timeout} \
+						"$ZCACHE_TOP/scripts/vm-run.sh" "$@"
+					rc=$?
+					exec {fd}>&-
+					return $rc
+				fi
+				exec {fd}>&-
+			done
+		fi
+		sleep 1
 	done
 }
 
@@ -526,11 +517,11 @@ fi
 
 # The stock kernels run in two lanes, each taking the next kernel from a
 # shared queue (in ZCACHE_KERNELS's order: the default's dearest first,
-# its smoke kernels last) as it finishes one, so that neither lane idles
-# while the other has kernels left, and the cores the debug boots leave
-# when they are done are used.  The second lane runs in the background
-# (its lines counted at the end, as the debug chain's).  (Only 6.1's
-# suite uses the host's apt: DKMS and the package.)
+# the kernels that run basic alone last) as it finishes one, so that
+# neither lane idles while the other has kernels left; each boot waits
+# for a VM slot (vm_boot).  The second lane runs in the background (its
+# lines counted at the end, as the debug chain's).  (Only 6.1's suite
+# uses the host's apt: DKMS and the package.)
 queue=$logdir/.stock-queue
 # shellcheck disable=SC2086 # (a list of kernels)
 printf '%s\n' $stock_kernels > "$queue"
