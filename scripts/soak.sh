@@ -3,7 +3,7 @@
 #
 # scripts/soak.sh - make soak: a long randomized run on the debug kernel
 #
-# SOAK_KERNEL (6.1 or 6.12, default 6.1), SOAK_SECONDS (default 1200) and
+# SOAK_KERNEL (6.1, 6.12 or 7.3, default 6.1), SOAK_SECONDS (default 1200) and
 # SOAK_SEED (default: drawn now, and printed) choose the run; the same seed
 # replays the same steps (tests/guest/soak.sh).  Not part of make check.
 set -euo pipefail

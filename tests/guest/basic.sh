@@ -146,8 +146,10 @@ at_checkpoint() {
 poor_before=$(stat_ reject_compress_poor)
 run_checkpointed "basic: incompressible ${WS_MB}M verified" random -m $WS_MB -s 13
 
+# (10000 operations: faults on both CPUs at once, each a swap-in; the
+# whole working set is verified after them.)
 run_plain "basic: 2 threads random access verified" \
-	threads -m $WS_MB -t 2 -o $(( 30000 / OPS_DIV )) -s 14
+	threads -m $WS_MB -t 2 -o $(( 10000 / OPS_DIV )) -s 14
 run_plain "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
 
 # Every page MADV_PAGEOUT pushes out reaches zcache, stored or rejected;

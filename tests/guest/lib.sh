@@ -226,6 +226,15 @@ fault_attr() {
 	echo "$2" > "$1/probability"
 }
 
+# offered_compressors NAME...: those of NAMEs the kernel offers (each is
+# selected in turn: the last one offered stays selected)
+offered_compressors() {
+	local c
+	for c in "$@"; do
+		echo "$c" > $ZP/compressor 2>/dev/null && printf ' %s' "$c"
+	done
+}
+
 # self_test GROUP: the in-kernel self-test (test_zcache.ko, zcache
 # loaded): its cases run as it loads, and each must report ok.
 self_test() {

@@ -51,12 +51,7 @@ check "params: max_pool_percent accepts 25" sh -c \
 echo 20 > $ZP/max_pool_percent
 
 # Every compressor the kernel offers stores and verifies a workload.
-compressors=""
-for c in lzo lzo-rle lz4 lz4hc zstd deflate 842; do
-	if echo $c > $ZP/compressor 2>/dev/null; then
-		compressors="$compressors $c"
-	fi
-done
+compressors=$(offered_compressors lzo lzo-rle lz4 lz4hc zstd deflate 842)
 info "compressors:$compressors"
 check "params: lzo, lz4, lz4hc, zstd and deflate all available" sh -c \
 	"for c in lzo lz4 lz4hc zstd deflate; do echo ' $compressors ' | grep -q \" \$c \" || exit 1; done"

@@ -16,12 +16,7 @@ swap_on /dev/vda
 self_test races
 
 # (lz4 last: the storm switches through the list, so most stores use it.)
-compressors=""
-for c in lzo lzo-rle lz4hc zstd deflate 842 lz4; do
-	if echo $c > $ZP/compressor 2>/dev/null; then
-		compressors="$compressors $c"
-	fi
-done
+compressors=$(offered_compressors lzo lzo-rle lz4hc zstd deflate 842 lz4)
 check "races: lzo, lz4 and zstd selectable ($compressors )" sh -c \
 	"for c in lzo lz4 zstd; do echo ' $compressors ' | grep -q \" \$c \" || exit 1; done"
 storm_under_load races "$compressors"
@@ -29,16 +24,20 @@ echo lz4 > $ZP/compressor
 run_plain "races: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
 
 # kill -9 once half the workload's pages were stored, before MADV_PAGEOUT
-# is done: zcache must let every stored page of the victim go.  Freed
-# slots reach zcache in batches (the swap slots cache holds up to 64 a
-# CPU), so a tenth of the pages and two batches may still be held.  A
-# stock kernel pages 48 MB out in about a second, so there the workload is
-# twice that and the poll five times as often: at 48 MB and 0.1 s, 7.3's
-# MADV_PAGEOUT was done before the kill.
+# is done: zcache must let every stored page of the victim go.  What it
+# may still hold once the victim is gone is what other tasks' slots
+# hold: memory pressure swaps their pages out too (a stock kernel's
+# victim is twice as large, below; on 7.3 that left 1716 of 12584 pages
+# stored, as many as the slots other tasks still used).  So the test is
+# that zcache holds no more pages than there are slots in use, within
+# two batches of freed slots (6.1's swap slots cache returns them up to
+# 64 a CPU at a time).  A stock kernel pages 48 MB out in about a second,
+# so there the workload is twice that and the poll five times as often:
+# at 48 MB and 0.1 s, 7.3's MADV_PAGEOUT was done before the kill.
 KILL_MB=$PO_MB
 [ -z "$ZCMEM" ] && KILL_MB=$(( PO_MB * 2 ))
 killed_under_store() {
-	local cp=/tmp/cp.race pid s0 st0 held rc left i=0
+	local cp=/tmp/cp.race pid s0 st0 held rc over i=0
 	rm -rf $cp
 	mkdir -p $cp
 	s0=$(stat_ stored_pages) st0=$(stat_ stores)
@@ -53,18 +52,18 @@ killed_under_store() {
 	wait $pid
 	rc=$?
 	[ -f $cp/filled ] && { echo "    every page was out before the kill"; return 1; }
-	left=$(( $(stat_ stored_pages) - s0 ))
-	while [ $i -lt 10 ] && [ $left -gt $(( held / 10 + 128 )) ]; do
+	over=$(( $(stat_ stored_pages) - $(swap_used_pages) ))
+	while [ $i -lt 10 ] && [ $over -gt 128 ]; do
 		sleep 0.5
-		left=$(( $(stat_ stored_pages) - s0 )) i=$((i + 1))
+		over=$(( $(stat_ stored_pages) - $(swap_used_pages) )) i=$((i + 1))
 	done
 	rm -rf $cp
-	info "killed while storing: exit $rc, $held held at the kill, $left left"
+	info "killed while storing: exit $rc, $held held at the kill; now $(stat_ stored_pages) stored, $(swap_used_pages) slots in use"
 	[ $rc -eq 137 ] || { echo "    the workload exited $rc, not by the kill"; return 1; }
 	[ $held -ge $(( KILL_MB * 256 / 4 )) ] ||
 		{ echo "    only $held of the workload's pages were in zcache"; return 1; }
-	[ $left -le $(( held / 10 + 128 )) ] ||
-		{ echo "    $left of $held pages still held"; return 1; }
+	[ $over -le 128 ] ||
+		{ echo "    zcache holds $over pages more than there are slots in use"; return 1; }
 }
 check "races: a process killed while its pages are stored leaves nothing" \
 	killed_under_store
