@@ -20,11 +20,11 @@ kernels=${ZCACHE_KERNELS:-6.1 7.3 6.12 7.3-rt 6.12-cloud 6.1-rt 7.3-cloud trixie
 # Groups per kernel (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them
 # all), chosen so that every stock kernel runs basic, every group runs on
 # at least one kernel of each line (6.1, 6.12, 7.3), and the suite stays
-# well within CI's time.  The machine's two cores run TCG no faster with
-# two VMs at once than with one (6.12's basic: 98 s of CPU alone, 136
-# and 142 s side by side, in the same time as two alone, 2026-12-07), so
-# the suite costs the sum of its boots, and a group runs where it adds
-# most:
+# well within CI's time.  Two VMs at once get through the boots hardly
+# faster than one at a time (6.12's basic: 98 s of CPU alone, 136 and
+# 142 s side by side, both done in about the time of two alone,
+# 2026-12-07), so the suite costs about the sum of its boots, and a group
+# runs where it adds most:
 # - every stock kernel runs basic (the attach and every workload, byte for
 #   byte, on that build of that source);
 # - each line's amd64 kernel runs devices, zswap, and in one boot params,
@@ -65,6 +65,9 @@ kcsan_groups=${ZCACHE_DEBUG_GROUPS:-races,stress,canary}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 rm -f "$logdir"/.vm-wait-*
+case ${ZCACHE_VMS:-2} in
+''|*[!0-9]*|0*) echo "tests/run.sh: ZCACHE_VMS=$ZCACHE_VMS: not a number of VMs from 1 up" >&2; exit 2 ;;
+esac
 passed=0
 failures=()
 pending=()
@@ -331,7 +334,7 @@ host_checks() {
 # kernel_suite KERNEL ENVFILE: build zcache for KERNEL with W=1, check it
 # on the host, build the initramfs and boot the VM once per group.  A
 # stock kernel's boots run one after the other and are judged as they
-# end; a debug kernel's run in the background (debug_boot) and are judged
+# end; a debug kernel's run in the background (vm_boot) and are judged
 # by debug_wait.
 kernel_suite() {
 	local k=$1 envfile=$2 build initrd kgroups kextra kmem g log disks extra t0
@@ -429,10 +432,14 @@ kernel_suite() {
 # about 1.3), and more cost more: 6.12's basic took 98 s of CPU alone,
 # 136-142 s beside one more, 167-180 s beside three more, the time of the
 # suite growing with it.  A debug boot waiting for a slot goes before
-# any stock boot: the debug boots are the suite's longest, and started
-# first they do not end it alone.
+# any stock boot (best effort: a stock boot may take a slot in the
+# instant a debug boot starts to wait): the debug boots are the suite's
+# longest, and started first they do not end it alone.  A waiting debug
+# boot says so with a file named for its process; a file whose process
+# is gone (killed before its trap ran) is removed by the stock boots.
+# The slot's lock is held by this shell alone, not by qemu.
 vm_boot() {
-	local kind=$1 slot fd rc timeout=1800 waiting=""
+	local kind=$1 slot fd rc timeout=1800 waiting="" m
 	shift
 	if [ "$kind" = debug ]; then
 		# (a background job of its own: the trap is its own too)
@@ -441,13 +448,19 @@ vm_boot() {
 		touch "$waiting"
 	fi
 	while :; do
+		if [ -z "$waiting" ]; then
+			for m in "$logdir"/.vm-wait-*; do
+				[ -e "$m" ] && ! kill -0 "${m##*-}" 2>/dev/null &&
+					rm -f "$m"
+			done
+		fi
 		if [ -n "$waiting" ] || ! compgen -G "$logdir/.vm-wait-*" > /dev/null; then
 			for slot in $(seq 1 "${ZCACHE_VMS:-2}"); do
 				exec {fd}> "$logdir/.vm-slot-$slot"
 				if flock -n "$fd"; then
 					[ -z "$waiting" ] || rm -f "$waiting"
 					ZCACHE_VM_TIMEOUT=${ZCACHE_VM_TIMEOUT:-$timeout} \
-						"$ZCACHE_TOP/scripts/vm-run.sh" "$@"
+						"$ZCACHE_TOP/scripts/vm-run.sh" "$@" {fd}>&-
 					rc=$?
 					exec {fd}>&-
 					return $rc
@@ -475,7 +488,7 @@ debug_wait() {
 # the stock kernels run in the foreground: each is built, then its boot
 # starts in the background and the next one builds.  (The builds are not
 # niced: the chain is the suite's longest path, and a niced build waits
-# behind three VMs.)  Their packages and sources are
+# behind the VMs.)  Their packages and sources are
 # fetched first, in the foreground (apt is not shared).  The chain's
 # verdict lines are counted when it is done.
 debug_kernels="" stock_kernels=""
