@@ -235,6 +235,15 @@ offered_compressors() {
 	done
 }
 
+# has_all LIST WORD...: true if every WORD is a word of LIST
+has_all() {
+	local list=" $1 " w
+	shift
+	for w in "$@"; do
+		case $list in *" $w "*) ;; *) return 1 ;; esac
+	done
+}
+
 # self_test GROUP: the in-kernel self-test (test_zcache.ko, zcache
 # loaded): its cases run as it loads, and each must report ok.
 self_test() {
