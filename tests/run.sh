@@ -18,7 +18,7 @@ set -uo pipefail
 
 kernels=${ZCACHE_KERNELS:-6.1 7.3 6.12 7.3-rt 6.12-cloud 6.1-rt 7.3-cloud trixie-6.12-rt 6.12-rt trixie-6.12-cloud 6.1-cloud trixie-6.12 6.1-debug 7.3-debug 6.12-debug 6.12-kcsan}
 # Groups per kernel (ZCACHE_GROUPS and ZCACHE_DEBUG_GROUPS override them
-# all), chosen so that every stock kernel runs basic, every group runs on
+# all), chosen so that every kernel runs basic, every group runs on
 # at least one kernel of each line (6.1, 6.12, 7.3), and the suite stays
 # well within CI's time.  Two VMs at once get through the boots hardly
 # faster than one at a time (6.12's basic: 98 s of CPU alone, 136 and
@@ -36,22 +36,21 @@ kernels=${ZCACHE_KERNELS:-6.1 7.3 6.12 7.3-rt 6.12-cloud 6.1-rt 7.3-cloud trixie
 #   7.3-rt runs writeback too (PREEMPT_RT's sleeping spinlocks under
 #   writeback's folio and tree locks, and 7.3's own writeback calls);
 # - 6.12-cloud (the swap-core method) runs devices too;
-# - each debug kernel runs its groups in one boot, with stress's unload
-#   rounds cut to 10 (below).  6.1-debug (built without zswap: the
-#   swap-core method, which no other kernel puts under the detectors)
-#   runs basic, faults, stress and canary; 7.3-debug (with zswap, as
-#   Debian's 7.3 kernels) faults, stress and canary: its store, load,
-#   invalidate and swapoff paths under the detectors (basic there cost
-#   262 s of CPU of the suite's 5888, with 7.3's basic on its three stock
-#   kernels); 6.12-debug runs faults, writeback (6.12's writeback, under KASAN,
-#   lockdep and kmemleak: its workloads, drains, swapoff and kill -9 in
-#   the delay windows, its injected failures) and canary.  6.1's and
-#   7.3's writeback calls also run under the detectors, in stress's drain
+# - each debug kernel runs its groups in one boot, basic first, with
+#   stress's unload rounds cut to 10 (below): basic's every workload
+#   under the detectors, on each line and each attach method.  6.1-debug
+#   (built without zswap: the swap-core method, which no other kernel
+#   puts under the detectors) runs basic, faults, stress and canary;
+#   7.3-debug (with zswap, as Debian's 7.3 kernels) the same; 6.12-debug
+#   basic, faults, writeback (6.12's writeback, under KASAN, lockdep and
+#   kmemleak: its workloads, drains, swapoff and kill -9 in the delay
+#   windows, its injected failures) and canary.  6.1's and 7.3's
+#   writeback calls also run under the detectors, in stress's drain
 #   rounds;
-# - 6.12-kcsan (the data-race detector) runs races (the self-test's
-#   racing threads, a storm of parameter changes under four threads,
-#   fork, a kill while storing: zcache's most concurrent paths), stress
-#   and canary.
+# - 6.12-kcsan (the data-race detector) runs basic, races (the
+#   self-test's racing threads, a storm of parameter changes under four
+#   threads, fork, a kill while storing: zcache's most concurrent paths),
+#   stress and canary.
 groups=${ZCACHE_GROUPS:-basic devices zswap params,tools,demo}
 groups_6_1=${ZCACHE_GROUPS:-basic writeback devices zswap params,races,tools,demo}
 groups_7_3=${ZCACHE_GROUPS:-basic zswap params,races,tools,demo devices}
@@ -59,9 +58,9 @@ rt_groups_7_3=${ZCACHE_GROUPS:-basic writeback}
 cloud_groups_6_12=${ZCACHE_GROUPS:-basic devices}
 flavour_groups=${ZCACHE_GROUPS:-basic}
 debug_groups_6_1=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
-debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-faults,writeback,canary}
-debug_groups_7_3=${ZCACHE_DEBUG_GROUPS:-faults,stress,canary}
-kcsan_groups=${ZCACHE_DEBUG_GROUPS:-races,stress,canary}
+debug_groups_6_12=${ZCACHE_DEBUG_GROUPS:-basic,faults,writeback,canary}
+debug_groups_7_3=${ZCACHE_DEBUG_GROUPS:-basic,faults,stress,canary}
+kcsan_groups=${ZCACHE_DEBUG_GROUPS:-basic,races,stress,canary}
 logdir=${ZCACHE_LOGS:-$ZCACHE_TOP/tests/out}
 mkdir -p "$logdir"
 rm -f "$logdir"/.vm-wait-*
