@@ -8,8 +8,8 @@
 # zero pages); a parent and its child fault on the same swapped-out
 # pages, then on their diverging copies; a process is killed while its
 # pages are being stored, so its slots are freed under zcache.  (basic's
-# and params' workloads run one task at a time; basic's run under KASAN
-# and lockdep on 6.1-debug.)
+# and params' workloads run one task at a time; basic's run under the
+# detectors on every debug kernel.)
 
 check "races: insmod zcache" load_zcache
 swap_on /dev/vda

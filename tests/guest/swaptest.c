@@ -791,19 +791,21 @@ static int run_pageout(void)
 	make_it_fail(0);
 	after = vm_swap_kb();
 	out = pages_swapped(r, npages);
-	printf("swaptest: pageout swapped %ld of %lu pages (VmSwap %ld kB -> %ld kB)\n",
-	       out, npages, before, after);
 	if (out < 0) {
-		perror("swaptest: /proc/self/pagemap");
+		fprintf(stderr, "swaptest: cannot read /proc/self/pagemap\n");
 		return 2;
 	}
+	printf("swaptest: pageout swapped %ld of %lu pages (VmSwap %ld kB -> %ld kB)\n",
+	       out, npages, before, after);
 	/*
 	 * The region's own swap entries, not VmSwap's rise: in a small memory
-	 * cgroup the fill has already swapped most of the region out.  Under
-	 * fault injection a page may fail to enter the swap cache.
+	 * cgroup the fill has already swapped most of the region out, and
+	 * what matters is that at most a tenth is still mapped.  Under fault
+	 * injection a page may fail to enter the swap cache.
 	 */
 	if (!fault_inject && out < (long)(npages * 9 / 10)) {
-		fprintf(stderr, "swaptest: MADV_PAGEOUT swapped out too little\n");
+		fprintf(stderr, "swaptest: %lu of %lu pages still mapped after MADV_PAGEOUT\n",
+			npages - out, npages);
 		return 1;
 	}
 	if (read_back) {
