@@ -226,6 +226,8 @@ static size_t zcache_obj_len(const void *head)
 
 /* The header goes in the compressor's headroom (zcache_compress()). */
 static_assert(ZCACHE_HDR_SIZE <= ZCOMP_HEADROOM);
+/* The length field (from bit 0) holds any length up to a page. */
+static_assert(PAGE_SIZE <= ZCACHE_HDR_LEN);
 
 static const struct zcache_pool_layout zcache_obj_layout = {
 	.head = ZCACHE_HDR_SIZE,

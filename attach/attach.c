@@ -119,6 +119,19 @@ struct zcache_call {
 
 DEFINE_STATIC_SRCU(zcache_attach_srcu);
 
+/*
+ * A hook's calls that may sleep on PREEMPT_RT (a folio's unlock takes its
+ * wait queue's lock, its dirtying the mapping's) are made inside the SRCU
+ * section: a task asleep after srcu_read_unlock() but still in zcache's
+ * text would count as quiescent for zcache_detach()'s RCU-tasks wait, and
+ * rmmod could free the text it returns to.  Kernels with lockdep check it.
+ */
+static __always_inline void zcache_assert_attached(void)
+{
+	RCU_LOCKDEP_WARN(!srcu_read_lock_held(&zcache_attach_srcu),
+			 pr_fmt("a folio call that may sleep, outside the attach's SRCU section"));
+}
+
 /* The core's entry points, from zcache_attach() to zcache_detach() */
 static const struct zcache_ops *zcache_core;
 
@@ -204,18 +217,14 @@ static int zcache_swap_readpage(struct page *page, bool synchronous,
 	unsigned long pflags;
 	int idx, ret;
 
-	/*
-	 * Everything runs inside the SRCU section: unlock_page() may sleep
-	 * on PREEMPT_RT (the wait queue's lock), and a task asleep after
-	 * srcu_read_unlock() but still in this text would count as
-	 * quiescent for zcache_detach()'s RCU-tasks wait.
-	 */
+	/* Everything, the unlock included, inside the SRCU section */
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	if (workingset)
 		psi_memstall_enter(&pflags);
 	ret = zcache_core->load(swp_type(swp), swp_offset(swp), page, false);
 	if (!ret)
 		SetPageUptodate(page);
+	zcache_assert_attached();
 	unlock_page(page);
 	if (workingset)
 		psi_memstall_leave(&pflags);
@@ -386,14 +395,14 @@ static bool zcache_zswap_store(struct folio *folio)
  * A failed read leaves the folio without uptodate (the fault gets
  * SIGBUS), which beats reading a swap slot that was never written.  A
  * swap cache load is exclusive, as zswap's: the entry goes, and the folio
- * is dirtied so that it is written out again if needed.  All of it runs
- * inside the SRCU section: marking a folio dirty may take a sleeping lock
- * on PREEMPT_RT (see zcache_swap_readpage() for 6.1).
+ * is dirtied so that it is written out again if needed.  With @unlock the
+ * folio is unlocked too, unless the disk has the data.  All of it runs
+ * inside the SRCU section (zcache_assert_attached()).
  *
  * Return: 0 if the folio was filled, -ENOENT if the disk has the data, or
  * another negative errno if the read failed.
  */
-static int zcache_zswap_fill(struct folio *folio)
+static int zcache_zswap_fill(struct folio *folio, bool unlock)
 {
 	swp_entry_t swp = folio->swap;
 	bool swapcache = folio_test_swapcache(folio);
@@ -404,16 +413,21 @@ static int zcache_zswap_fill(struct folio *folio)
 		ret = WARN_ONCE(zcache_holds_any(swp, folio_nr_pages(folio)),
 				pr_fmt("a large folio swapped in over slots zcache holds\n")) ?
 		      -EINVAL : -ENOENT;
-		goto unlock;
+		goto out;
 	}
 	ret = zcache_core->load(swp_type(swp), swp_offset(swp),
 				folio_page(folio, 0), swapcache);
 	if (ret)
-		goto unlock;
+		goto out;
+	zcache_assert_attached();
 	if (swapcache)
 		folio_mark_dirty(folio);
 	folio_mark_uptodate(folio);
-unlock:
+out:
+	if (unlock && ret != -ENOENT) {
+		zcache_assert_attached();
+		folio_unlock(folio);
+	}
 	srcu_read_unlock(&zcache_attach_srcu, idx);
 	return ret;
 }
@@ -422,18 +436,17 @@ unlock:
 /* zswap_load() unlocks the folio unless the disk has the data. */
 static int zcache_zswap_load(struct folio *folio)
 {
-	int ret = zcache_zswap_fill(folio);
+	int ret = zcache_zswap_fill(folio, true);
 
 	if (ret == -ENOENT)
 		return ret;
-	folio_unlock(folio);
 	return ret ? -EIO : 0;
 }
 #else
 /* true: the caller unlocks the folio, filled or not. */
 static bool zcache_zswap_load(struct folio *folio)
 {
-	return zcache_zswap_fill(folio) != -ENOENT;
+	return zcache_zswap_fill(folio, false) != -ENOENT;
 }
 #endif
 
@@ -508,6 +521,7 @@ static int zcache_swap_writeout(struct swap_io_ctx *ctx, struct folio *folio)
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	zcache_invalidate_range(swp_type(swp), swp_offset(swp),
 				folio_nr_pages(folio));
+	zcache_assert_attached();
 	folio_mark_dirty(folio);
 	srcu_read_unlock(&zcache_attach_srcu, idx);
 	return AOP_WRITEPAGE_ACTIVATE;
@@ -780,6 +794,7 @@ static void zcache_swap_core_stored(struct swap_info_struct *si,
  */
 static void zcache_swap_core_complete(struct folio *folio)
 {
+	zcache_assert_attached();
 	folio_unlock(folio);
 }
 #else
@@ -801,6 +816,7 @@ static void zcache_swap_core_stored(struct swap_info_struct *si,
  */
 static void zcache_swap_core_complete(struct folio *folio)
 {
+	zcache_assert_attached();
 	folio_start_writeback(folio);
 	folio_unlock(folio);
 	folio_end_writeback(folio);
@@ -930,7 +946,7 @@ fallback:
  * fault, -EIO for shmem, a poisoned entry for swapoff; never a read of a
  * slot that was not written.  The stall is counted for PSI as the kernel
  * counts it; delay accounting is not exported.  Everything runs inside
- * the SRCU section (see zcache_swap_readpage()).
+ * the SRCU section (zcache_assert_attached()).
  */
 static void zcache_swap_read_folio(struct folio *folio,
 				   struct swap_iocb **plug)
@@ -955,6 +971,7 @@ static void zcache_swap_read_folio(struct folio *folio,
 		folio_mark_dirty(folio);
 	folio_mark_uptodate(folio);
 unlock:
+	zcache_assert_attached();
 	folio_unlock(folio);
 	if (workingset)
 		psi_memstall_leave(&pflags);
