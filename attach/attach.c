@@ -348,10 +348,32 @@ static noinline __noipa void zcache_call_zswap_invalidate(swp_entry_t swp)
 	WARN_ONCE(1, pr_fmt("zswap_invalidate() was not redirected\n"));
 }
 
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+/*
+ * 7.3's swap_writeout(), called the same way by zcache_swap_writeout()
+ * once it has dropped its copies of the folio's slots: the redirect of
+ * swap_writeout() leaves the calls that return into zcache's text to the
+ * kernel (.not_own in zcache_hooks).  Were the body to run, the folio
+ * would go back to the active list, dirty and locked, as swap_writeout()
+ * leaves a folio whose cgroup forbids writeback, for the next reclaim to
+ * write.
+ */
+static noinline __noipa int zcache_call_swap_writeout(struct swap_io_ctx *ctx,
+						      struct folio *folio)
+{
+	WARN_ONCE(1, pr_fmt("swap_writeout() was not redirected\n"));
+	folio_mark_dirty(folio);
+	return AOP_WRITEPAGE_ACTIVATE;
+}
+#endif
+
 /* The calls the hooks make; without them the preflight refuses. */
 static struct zcache_call zcache_hook_calls[] = {
 #if ZCACHE_ZSWAP_INVALIDATE_CALL
 	{ .name = "zswap_invalidate", .stub = zcache_call_zswap_invalidate },
+#endif
+#if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
+	{ .name = "swap_writeout", .stub = zcache_call_swap_writeout },
 #endif
 };
 
@@ -508,23 +530,30 @@ static bool zcache_owns_folio(struct pt_regs *regs)
  * zeromap (zcache_swapcache_zero_filled()); 7.3's zero mark lives in the
  * swap table, which no module can read.  So no copy may survive a write of
  * its slot: swap_writeout() is redirected for a folio any of whose slots
- * zcache holds (written again while it stayed in the swap cache after its
- * store, which is rare).  Its older copies go, and the folio goes back to
- * the active list, dirty, as swap_writeout() itself leaves a folio whose
- * memory cgroup forbids writeback; the next reclaim writes it as usual.
+ * zcache holds: it stayed in the swap cache after its store (a fault
+ * took it before reclaim could free it) and was written again.  Its older
+ * copies go, and the kernel's swap_writeout() then writes it as any other
+ * (zero mark, store or disk), called through its stub.  (Sending it back
+ * to the active list instead, dirty, kept it in memory for another round
+ * of reclaim: the zswap group's rewrite_held.)  The folio is locked, so
+ * that no store can give its slots a copy again in between.
  */
 static int zcache_swap_writeout(struct swap_io_ctx *ctx, struct folio *folio)
 {
 	swp_entry_t swp = folio->swap;
-	int idx;
+	int idx, ret;
 
 	idx = srcu_read_lock(&zcache_attach_srcu);
 	zcache_invalidate_range(swp_type(swp), swp_offset(swp),
 				folio_nr_pages(folio));
-	zcache_assert_attached();
-	folio_mark_dirty(folio);
+	/*
+	 * A real call inside the section, as zcache_zswap_store()'s: the
+	 * kernel's function may unlock the folio, and detach waits for
+	 * tasks on their way back into zcache.
+	 */
+	ret = zcache_call_swap_writeout(ctx, folio);
 	srcu_read_unlock(&zcache_attach_srcu, idx);
-	return AOP_WRITEPAGE_ACTIVATE;
+	return ret;
 }
 
 /*
@@ -567,7 +596,7 @@ static struct zcache_hook zcache_hooks[] = {
 	  .target = zcache_zswap_never_enabled },
 #if ZCACHE_SWAPCACHE_CALLS == ZCACHE_SWAPCACHE_CALLS_TABLE
 	{ .name = "swap_writeout", .target = zcache_swap_writeout,
-	  .owns = zcache_owns_writeout },
+	  .owns = zcache_owns_writeout, .not_own = true },
 #endif
 	{ .name = "zswap_store", .target = zcache_zswap_store,
 	  .owns = zcache_owns_once_open },
@@ -1183,14 +1212,16 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  *********************************/
 /*
  * zcache calls a few kernel functions that no module may call: the zswap
- * method's zswap_invalidate(), at every store (zcache_hook_calls), and
+ * method's zswap_invalidate(), at every store, and on 7.3 swap_writeout(),
+ * after dropping a written folio's old copies (zcache_hook_calls), and
  * the swap cache functions writeback needs (zcache_writeback_calls,
  * below).  Why each call is safe under IBT, which from 6.12 on seals every
  * function whose address the kernel never takes (its ENDBR is overwritten,
  * and an indirect call to it traps on a CPU that enforces IBT):
  *
  * - zswap_invalidate(), __read_swap_cache_async(), delete_from_swap_cache(),
- *   get_swap_device() and all of 7.3's swap table calls are sealed.
+ *   get_swap_device(), 7.3's swap_writeout() and all of 7.3's swap table
+ *   calls are sealed.
  *   zcache never calls them through a pointer.  Each has a stub here with
  *   the kernel function's prototype, which zcache calls directly.  The
  *   stub is traced by an ftrace_ops with IPMODIFY whose handler moves the
@@ -1219,8 +1250,8 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * zcache_swapcache_zero_filled() say it cannot tell, so that nothing is
  * written over the slot; but the delete stub's would leave a folio that is
  * not uptodate in the swap cache: a fault on that slot would get SIGBUS.
- * 7.3's write stub leaves its folio dirty in the swap cache, for reclaim
- * to write.
+ * 7.3's write stubs leave their folio dirty in the swap cache, for reclaim
+ * to write (swap_writeout()'s sends it back to the active list).
  *
  * QEMU does not emulate IBT, and the suite's debug kernels are built
  * without it: all of this is reasoned, not tested.
@@ -2040,7 +2071,7 @@ void zcache_detach(void)
 	zcache_wait_for_callers();
 	WRITE_ONCE(zcache_open, false);
 	zcache_core = NULL;
-	/* No store is left in zcache to call them */
+	/* No store or writeout is left in zcache to call them */
 	zcache_calls_undo(zcache_hook_calls, ARRAY_SIZE(zcache_hook_calls));
 }
 

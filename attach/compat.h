@@ -70,7 +70,7 @@
  *         void __swap_writepage(struct swap_io_ctx *, struct folio *);
  *         void swap_write_submit(struct swap_io_ctx *);
  *         and int swap_writeout(struct swap_io_ctx *, struct folio *),
- *         which zcache redirects (attach.c);
+ *         which zcache redirects, and calls (attach.c);
  * - all:  struct swap_info_struct *get_swap_device(swp_entry_t).
  * A kernel outside these lines has no writeback.  A version test, the one
  * in zcache: mm/swap.h is not among the installed headers, so there is

@@ -54,8 +54,10 @@
  * after the checkpoint every page is written anew through its page table,
  * every even one random, and swapped out; the random ones, read once
  * their writes are done (from the swap cache), are swapped out again
- * (dropped unwritten), and every page is read back.  Prints the pages of
- * each read-back that zswap and the disk served (vmstat).
+ * (dropped unwritten), and every page is read back.  Prints how many of
+ * the odd, compressible, pages the rewrite's pageout left in memory
+ * (mincore(): mapped, or in the swap cache), and the pages of each
+ * read-back that zswap and the disk served (vmstat).
  * -H: map the workload MADV_HUGEPAGE, as thp mode does, rather than
  * MADV_NOHUGEPAGE, which keeps every large folio away (mTHP sizes set to
  * "always" too): it gets the folio sizes the THP settings allow.
@@ -682,6 +684,26 @@ static long pages_swapped(const unsigned char *r, unsigned long n)
 	return swapped;
 }
 
+/*
+ * How many of the odd pages of r[0..n) mincore() finds in memory: mapped,
+ * or, swapped out, still in the swap cache.  -1 on an error.
+ */
+static long odd_pages_in_memory(unsigned char *r, unsigned long n)
+{
+	unsigned char *vec = malloc(n);
+	unsigned long i;
+	long in = 0;
+
+	if (!vec || mincore(r, n * PAGE, vec)) {
+		free(vec);
+		return -1;
+	}
+	for (i = 1; i < n; i += 2)
+		in += vec[i] & 1;
+	free(vec);
+	return in;
+}
+
 static int run_rezero(void)
 {
 	unsigned char *r = map_region(), zero[PAGE];
@@ -751,6 +773,9 @@ static int run_rewrite(void)
 	fill(r, 1);
 	if (pageout(r, npages))
 		return 2;
+	/* The compressible (odd) pages go to the cache, their folios freed. */
+	printf("swaptest: rewrite pageout left %ld of %lu compressible pages in memory\n",
+	       odd_pages_in_memory(r, npages), npages / 2);
 	/*
 	 * The random pages go to the disk, and stay in the swap cache: read,
 	 * they are mapped again, and a second pageout drops them unwritten
