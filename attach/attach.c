@@ -353,10 +353,12 @@ static noinline __noipa void zcache_call_zswap_invalidate(swp_entry_t swp)
  * 7.3's swap_writeout(), called the same way by zcache_swap_writeout()
  * once it has dropped its copies of the folio's slots: the redirect of
  * swap_writeout() leaves the calls that return into zcache's text to the
- * kernel (.not_own in zcache_hooks).  Were the body to run, the folio
- * would go back to the active list, dirty and locked, as swap_writeout()
- * leaves a folio whose cgroup forbids writeback, for the next reclaim to
- * write.
+ * kernel (.not_own in zcache_hooks).  Should a tracer have rewritten the
+ * stub's return address (function_graph, a kretprobe), the redirect's
+ * ->owns() still finds no copy: the folio is locked, so no store can have
+ * made one since.  Were the body to run, the folio would stay dirty and
+ * locked with AOP_WRITEPAGE_ACTIVATE, as swap_writeout() leaves a folio
+ * whose cgroup forbids writeback, for a later reclaim to write.
  */
 static noinline __noipa int zcache_call_swap_writeout(struct swap_io_ctx *ctx,
 						      struct folio *folio)
@@ -367,7 +369,7 @@ static noinline __noipa int zcache_call_swap_writeout(struct swap_io_ctx *ctx,
 }
 #endif
 
-/* The calls the hooks make; without them the preflight refuses. */
+/* The calls the hooks make; without them zcache_attach() refuses. */
 static struct zcache_call zcache_hook_calls[] = {
 #if ZCACHE_ZSWAP_INVALIDATE_CALL
 	{ .name = "zswap_invalidate", .stub = zcache_call_zswap_invalidate },
@@ -1242,8 +1244,9 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * and without kprobes, there is no writeback, and the zswap method
  * refuses to attach).  If another ftrace user traces a stub too, ftrace's
  * list function calls the handler unless it finds itself recursing, which
- * it cannot from a store or from the writeback worker (neither runs
- * inside an ftrace callback), or ftrace_kill() after a fault in ftrace
+ * it cannot from a store, from reclaim's writeout or from the writeback
+ * worker (none runs inside an ftrace callback), or ftrace_kill() after a
+ * fault in ftrace
  * itself stops every redirect.  A body that ran then would warn and do
  * nothing: zswap's copy of a slot stays (as before zcache dropped it), a
  * read fails (no folio), and the device lookup (NULL) makes
@@ -1251,7 +1254,9 @@ static void zcache_ftrace_ops_unregister(struct ftrace_ops *ops,
  * written over the slot; but the delete stub's would leave a folio that is
  * not uptodate in the swap cache: a fault on that slot would get SIGBUS.
  * 7.3's write stubs leave their folio dirty in the swap cache, for reclaim
- * to write (swap_writeout()'s sends it back to the active list).
+ * to write; swap_writeout()'s returns AOP_WRITEPAGE_ACTIVATE, as for a
+ * cgroup that forbids writeback (reclaim keeps the folio on the active
+ * list, shmem takes it back into the page cache).
  *
  * QEMU does not emulate IBT, and the suite's debug kernels are built
  * without it: all of this is reasoned, not tested.
