@@ -150,7 +150,13 @@ run_checkpointed "basic: incompressible ${WS_MB}M verified" random -m $WS_MB -s 
 # whole working set is verified after them.)
 run_plain "basic: 2 threads random access verified" \
 	threads -m $WS_MB -t 2 -o $(( 10000 / OPS_DIV )) -s 14
-run_plain "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
+# fork: parent and child verify the pages they share, then each writes
+# its half of them anew, under memory pressure (run_fork: with room above
+# the debug kernels' memory cgroup).
+loads_before=$(stat_ loads)
+run_fork "basic: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
+check "basic: fork's pages came back from zcache" \
+	gt $(( $(stat_ loads) - loads_before )) $MANY
 
 # Every page MADV_PAGEOUT pushes out reaches zcache, stored or rejected;
 # on 6.12 and 7.3 the 10% zero pages stop at the zeromap first.

@@ -21,7 +21,7 @@ info "compressors:$compressors"
 check "races: lzo, lz4 and zstd selectable" has_all "$compressors" lzo lz4 zstd
 storm_under_load races "$compressors"
 echo lz4 > $ZP/compressor
-run_plain "races: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
+run_fork "races: fork copy-on-write verified" fork -m $(( MEM_MB * 3 / 4 )) -s 16
 
 # kill -9 once half the workload's pages were stored, before MADV_PAGEOUT
 # is done: zcache must let every stored page of the victim go.  What it

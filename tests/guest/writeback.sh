@@ -167,12 +167,12 @@ case_end "threads, pool 1%" 1
 
 # fork: copy-on-write pages shared by two processes, written back (half
 # the working set: the two processes' copies make the whole of it; in the
-# debug kernels' 16 MB memory cgroup, basic's 3/4 of it, which the memcg
-# reclaims without an OOM kill).
+# debug kernels' 16 MB memory cgroup, basic's 3/4 of it, with basic's
+# room above the cgroup: run_fork).
 FORK_MB=$(( WB_MB / 2 ))
 [ -n "$ZCMEM" ] && FORK_MB=$(( MEM_MB * 3 / 4 ))
 case_begin
-run_plain "writeback: fork and copy-on-write, pool 1%: verified" \
+run_fork "writeback: fork and copy-on-write, pool 1%: verified" \
 	fork -m $FORK_MB -s 305
 case_end "fork, pool 1%" 1
 
