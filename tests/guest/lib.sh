@@ -177,9 +177,9 @@ run_plain() {
 	return $rc
 }
 
-# run_fork NAME SWAPTEST-ARGS...: run_plain for a workload whose two
-# processes share their pages (fork), with room above the debug kernels'
-# memory cgroup: memory.high at its size, memory.max half as large again.
+# with_room COMMAND...: run a workload whose two processes share their
+# pages (fork) with room above the debug kernels' memory cgroup:
+# memory.high at its size, memory.max half as large again.
 # Both processes sweeping the same pages keep most of a 16 MB cgroup's LRU
 # referenced, so that its reclaim may find nothing to take for a while,
 # which at memory.max is an OOM kill.  On 7.3-debug, after basic's other
@@ -188,13 +188,13 @@ run_plain() {
 # zswap (which charges its pool to the cgroup), 0 of 3 with the disk
 # alone.  Above memory.high the task reclaims and is throttled instead:
 # 0 of 11 killed, memory.peak 17.3 MB, as many swap-ins per run.
-run_fork() {
+with_room() {
 	local rc
 	if [ -n "$ZCMEM" ]; then
 		echo "${ZCMEM}M" > $CG/zt/memory.high
 		echo "$(( ZCMEM * 3 / 2 ))M" > $CG/zt/memory.max
 	fi
-	run_plain "$@"
+	"$@"
 	rc=$?
 	if [ -n "$ZCMEM" ]; then
 		echo "${ZCMEM}M" > $CG/zt/memory.max
@@ -202,6 +202,9 @@ run_fork() {
 	fi
 	return $rc
 }
+
+# run_fork NAME SWAPTEST-ARGS...: run_plain, with_room
+run_fork() { with_room run_plain "$@"; }
 
 # Try to write a parameter as a user would (echo, with its newline);
 # succeed only if the write is refused and the value is unchanged.

@@ -47,6 +47,7 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ] && [ $bad -lt 3 ]; do
 		desc="$mode ${mb}M seed $s"
 		case $mode in
 		threads) rnd 3; swaptest threads -m $mb -t $(( 2 + RND )) -o $(( 5000 / OPS_DIV )) -s $s ;;
+		fork)    with_room swaptest fork -m $mb -s $s ;;
 		*)       swaptest $mode -m $mb -s $s ;;
 		esac > /tmp/soak.out 2>&1 ;;
 	param)

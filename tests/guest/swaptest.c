@@ -78,6 +78,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
@@ -465,6 +466,13 @@ static int run_fork(void)
 		perror("swaptest: fork");
 		return 2;
 	}
+	/*
+	 * A parent that the OOM killer takes must not leave its child
+	 * holding the pages: the caller's next swapoff would have to bring
+	 * them all back into its memory cgroup.
+	 */
+	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1))
+		_exit(2);
 	child_v = calloc(npages, 1);
 	/* Both verify the shared pages, then write their own half. */
 	bad = verify(r, NULL, 0);
