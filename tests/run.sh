@@ -175,6 +175,28 @@ judge_log() {
 	rm -f "$log"
 }
 
+# crash_report KERNEL GROUP LOG RAW: fail a guest that never printed its
+# END marker.  The failure's own line names the first report the kernel
+# printed on the console (a panic, an oops, an OOM kill), which is all a
+# summary of failures shows; that report's lines follow, then the log's
+# tail if the report did not reach it.  A guest killed by the host's
+# timeout names none.
+crash_report() {
+	local k=$1 g=$2 log=$3 raw=$4 n first
+	n=$(grep -anE 'Kernel panic|BUG:|Oops|general protection|invoked oom-killer|Out of memory|watchdog: |blocked for more than' "$log" |
+		grep -v 'ZT: ' | head -n 1 | cut -d: -f1)
+	if [ -n "$n" ]; then
+		first=$(sed -n "${n}p" "$log" | sed 's/^\[ *[0-9.]*\] //')
+		fail "[$k] $g: guest ran to the end" "no END marker, the kernel reported: $first; $raw line $n on:"
+		sed -n "$n,$(( n + 39 ))p" "$log" | sed 's/^/    /'
+		[ "$(wc -l < "$log")" -gt $(( n + 39 )) ] || return 0
+		echo "    tail:"
+	else
+		fail "[$k] $g: guest ran to the end" "no END marker (crash or hang), no kernel report on the console; tail of $raw:"
+	fi
+	tail -n 40 "$log" | sed 's/^/    /'
+}
+
 judge_clean_log() {
 	local k=$1 g=$2 log=$3 build=$4 raw=$5 line dmesg_bad
 	while IFS= read -r line; do
@@ -185,8 +207,7 @@ judge_clean_log() {
 	done < <(grep -a '^ZT: \(PASS\|FAIL\) ' "$log")
 
 	if ! grep -aq '^ZT: END' "$log"; then
-		fail "[$k] $g: guest ran to the end" "no END marker (crash or hang); tail of $raw:"
-		tail -n 40 "$log" | sed 's/^/    /'
+		crash_report "$k" "$g" "$log" "$raw"
 		return
 	fi
 	pass "[$k] $g: guest ran to the end"
