@@ -121,10 +121,12 @@ DEFINE_STATIC_SRCU(zcache_attach_srcu);
 
 /*
  * A hook's calls that may sleep on PREEMPT_RT (a folio's unlock takes its
- * wait queue's lock, its dirtying the mapping's) are made inside the SRCU
- * section: a task asleep after srcu_read_unlock() but still in zcache's
- * text would count as quiescent for zcache_detach()'s RCU-tasks wait, and
- * rmmod could free the text it returns to.  Kernels with lockdep check it.
+ * wait queue's lock) are made inside the SRCU section: a task asleep after
+ * srcu_read_unlock() but still in zcache's text would count as quiescent
+ * for zcache_detach()'s RCU-tasks wait, and rmmod could free the text it
+ * returns to.  Kernels with lockdep check it.  (Dirtying a swap cache
+ * folio takes no lock, noop_dirty_folio() on every kernel zcache attaches
+ * to; it comes before the unlock, so inside the section too.)
  */
 static __always_inline void zcache_assert_attached(void)
 {
