@@ -176,24 +176,37 @@ judge_log() {
 }
 
 # crash_report KERNEL GROUP LOG RAW: fail a guest that never printed its
-# END marker.  The failure's own line names the first report the kernel
-# printed on the console (a panic, an oops, an OOM kill), which is all a
-# summary of failures shows; that report's lines follow, then the log's
-# tail if the report did not reach it.  A guest killed by the host's
-# timeout names none.
+# END marker.  The failure's own line, which is all a summary of failures
+# shows, names what the kernel reported after the guest's last line of its
+# own (its lines of dmesg dump included, and the OOM kills basic and stress
+# provoke on purpose before it, are not the crash): the first BUG, oops,
+# lockup or hung task but a KCSAN report (its verdicts are the dmesg check's,
+# which a crashed guest never reaches), else the panic, else an OOM kill.
+# The panic's line is added when it is not the one named.  The lines from
+# the report on follow, then the log's tail if they did not reach it.
 crash_report() {
-	local k=$1 g=$2 log=$3 raw=$4 n first
-	n=$(grep -anE 'Kernel panic|BUG:|Oops|general protection|invoked oom-killer|Out of memory|watchdog: |blocked for more than' "$log" |
-		grep -v 'ZT: ' | head -n 1 | cut -d: -f1)
-	if [ -n "$n" ]; then
-		first=$(sed -n "${n}p" "$log" | sed 's/^\[ *[0-9.]*\] //')
-		fail "[$k] $g: guest ran to the end" "no END marker, the kernel reported: $first; $raw line $n on:"
-		sed -n "$n,$(( n + 39 ))p" "$log" | sed 's/^/    /'
-		[ "$(wc -l < "$log")" -gt $(( n + 39 )) ] || return 0
-		echo "    tail:"
-	else
-		fail "[$k] $g: guest ran to the end" "no END marker (crash or hang), no kernel report on the console; tail of $raw:"
+	local k=$1 g=$2 log=$3 raw=$4 last n panic first what
+	last=$(grep -an '^ZT: ' "$log" | tail -n 1 | cut -d: -f1)
+	after() {
+		awk -v last="${last:-0}" -v re="$1" \
+			'NR > last && $0 ~ re && !/BUG: KCSAN:/ { print NR; exit }' "$log"
+	}
+	n=$(after 'BUG:|Oops|general protection|hard LOCKUP|blocked for more than')
+	panic=$(after 'Kernel panic')
+	[ -n "$n" ] || n=$panic
+	[ -n "$n" ] || n=$(after 'Out of memory|invoked oom-killer')
+	if [ -z "$n" ]; then
+		fail "[$k] $g: guest ran to the end" "no END marker (crash or hang), no kernel report after the guest's last line; tail of $raw:"
+		tail -n 40 "$log" | sed 's/^/    /'
+		return
 	fi
+	line_of() { sed -n "${1}p" "$log" | sed 's/^\[ *[0-9.]*\] //'; }
+	what=$(line_of "$n")
+	[ -z "$panic" ] || [ "$panic" = "$n" ] || what="$what, then $(line_of "$panic")"
+	fail "[$k] $g: guest ran to the end" "no END marker, the kernel reported: $what; $raw line $n on:"
+	sed -n "$n,$(( n + 39 ))p" "$log" | sed 's/^/    /'
+	[ "$(wc -l < "$log")" -gt $(( n + 39 )) ] || return 0
+	echo "    tail:"
 	tail -n 40 "$log" | sed 's/^/    /'
 }
 

@@ -457,8 +457,8 @@ static int run_fork(void)
 	unsigned char *r = map_region();
 	unsigned char *parent_v = calloc(npages, 1), *child_v;
 	unsigned long i, bad;
+	pid_t pid, parent = getpid();
 	int status;
-	pid_t pid;
 
 	fill(r, 0);
 	pid = fork();
@@ -469,9 +469,10 @@ static int run_fork(void)
 	/*
 	 * A parent that the OOM killer takes must not leave its child
 	 * holding the pages: the caller's next swapoff would have to bring
-	 * them all back into its memory cgroup.
+	 * them all back into its memory cgroup.  (A parent gone before the
+	 * prctl() left a child whose parent is no longer it.)
 	 */
-	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1))
+	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
 		_exit(2);
 	child_v = calloc(npages, 1);
 	/* Both verify the shared pages, then write their own half. */
