@@ -187,15 +187,15 @@ judge_log() {
 
 # crash_report KERNEL GROUP LOG RAW: fail a guest that never printed its
 # END marker.  The failure's own line, which is all a summary of failures
-# shows, names what the kernel reported after the guest's last line of its
-# own (its lines of dmesg dump included, and the OOM kills basic and stress
-# provoke on purpose before it, are not the crash): the first BUG, oops,
-# lockup or hung task but a KCSAN report (its verdicts are the dmesg check's,
-# which a crashed guest never reaches), else the panic, else an OOM kill.
+# shows, names what the kernel reported after the guest's own last line,
+# so that neither a line of its dmesg dump nor an OOM kill basic or stress
+# provoked earlier is taken for the crash: the first BUG, oops, lockup or
+# hung task but a KCSAN report (KCSAN's verdicts are the dmesg check's),
+# else the panic, else an OOM kill.
 # The panic's line is added when it is not the one named.  The lines from
 # the report on follow, then the log's tail if they did not reach it.
 crash_report() {
-	local k=$1 g=$2 log=$3 raw=$4 last n panic first what
+	local k=$1 g=$2 log=$3 raw=$4 last n panic what
 	last=$(grep -an '^ZT: ' "$log" | tail -n 1 | cut -d: -f1)
 	after() {
 		awk -v last="${last:-0}" -v re="$1" \
@@ -366,7 +366,7 @@ dmesg_context() {
 # followed its last line (not basic's deliberate OOM kill), an oops before
 # the panic it caused, and a console with no report as such.
 judge_selftest() {
-	local j=$ZCACHE_TOP/tests/judge out
+	local j=$ZCACHE_TOP/tests/judge
 	judge_expect() {
 		if [[ $2 == *"$3"* ]]; then
 			pass "judge: $1"
@@ -376,9 +376,8 @@ judge_selftest() {
 	}
 	judge_expect "a KCSAN report from an interrupt over zcache's frames is the kernel's" \
 		"$(kcsan_foreign list < "$j/kcsan-irq.log")" "data-race in vring_interrupt"
-	out=$(kcsan_foreign strip < "$j/kcsan-zcache.log")
 	judge_expect "a KCSAN report with zcache's frames in its access is zcache's" \
-		"$out" "BUG: KCSAN: data-race in vring_interrupt"
+		"$(kcsan_foreign strip < "$j/kcsan-zcache.log")" "BUG: KCSAN: data-race in vring_interrupt"
 	judge_expect "a crash is named by what followed the guest's last line" \
 		"$(crash_report T g "$j/crash-after-oom.log" raw)" \
 		"the kernel reported: Kernel panic - not syncing: System is deadlocked on memory;"
@@ -424,7 +423,8 @@ kernel_suite() {
 	case $k in
 	6.1|6.12) relay "$k" < <("$ZCACHE_TOP/scripts/lint.sh" "$envfile" 2>&1) ;;
 	esac
-	# The README's and zcache(4)'s tables against the module, once.
+	# Once a run: the judge's own check, and the README's and zcache(4)'s
+	# tables against the module.
 	if [ "$k" = 6.1 ]; then
 		judge_selftest
 		relay "$k" < <({ "$ZCACHE_TOP/scripts/doc-check.sh" params "$build/zcache.ko"
