@@ -116,19 +116,22 @@ elapsed_since() {
 # oom_kills: how many OOM kills the kernel log holds
 oom_kills() { dmesg | grep -c 'oom-kill:constraint='; }
 
-# swaptest_done NAME RC KILLS0: pass NAME if swaptest exited 0, else fail
-# it with the status; an OOM kill logged since KILLS0 is named with its
+# swaptest_done NAME RC T0 KILLS0: print swaptest's output and the time
+# since uptime T0, then pass NAME if swaptest exited 0, else fail it with
+# the status; an OOM kill logged since KILLS0 is named with its
 # constraint (CONSTRAINT_MEMCG for the debug kernels' memory cgroup,
 # CONSTRAINT_NONE for the whole guest) and victim, which is all CI's
 # summary of a failure shows: swaptest's own (exit 137), or its fork
 # child's (exit 1, "fork child failed").
 swaptest_done() {
 	local why="swaptest exit $2" memcg
+	sed 's/^/    /' /tmp/swaptest.out
+	elapsed_since "$3"
 	if [ "$2" -eq 0 ]; then
 		pass "$1"
 		return
 	fi
-	if [ "$(oom_kills)" -gt "$3" ]; then
+	if [ "$(oom_kills)" -gt "$4" ]; then
 		why="$why, OOM kill: $(dmesg | sed -n \
 			's/.*oom-kill:constraint=\([A-Z_]*\),.*task=\([^,]*\),pid=\([0-9]*\).*/\1 of \2 (pid \3)/p' |
 			tail -n 1)"
@@ -158,9 +161,7 @@ run_checkpointed() {
 	touch "$cp_dir/go"
 	wait $pid
 	rc=$?
-	sed 's/^/    /' /tmp/swaptest.out
-	elapsed_since "$t0"
-	swaptest_done "$name" $rc $kills
+	swaptest_done "$name" $rc "$t0" $kills
 	rm -rf "$cp_dir"
 	return $rc
 }
@@ -172,9 +173,7 @@ run_plain() {
 	t0=$(uptime_s) kills=$(oom_kills)
 	swaptest "$@" > /tmp/swaptest.out 2>&1
 	rc=$?
-	sed 's/^/    /' /tmp/swaptest.out
-	elapsed_since "$t0"
-	swaptest_done "$name" $rc $kills
+	swaptest_done "$name" $rc "$t0" $kills
 	return $rc
 }
 
