@@ -145,7 +145,17 @@ static const struct kernel_param_ops zcache_max_compressed_ops = {
 module_param_cb(max_compressed_percent, &zcache_max_compressed_ops,
 		&zcache_max_compressed_percent, 0644);
 MODULE_PARM_DESC(max_compressed_percent,
-		 "Reject a page that compresses to more than this percent of a page (10-100, default 75)");
+		 "Reject a page that compresses to more than this percent of a page (10-100, default 75), while the pool is short of room (see keep_poor_pages)");
+
+static bool zcache_keep_poor_pages = true;
+static const struct kernel_param_ops zcache_keep_poor_pages_ops = {
+	.set = zcache_bool_set,
+	.get = param_get_bool,
+};
+module_param_cb(keep_poor_pages, &zcache_keep_poor_pages_ops,
+		&zcache_keep_poor_pages, 0644);
+MODULE_PARM_DESC(keep_poor_pages,
+		 "Keep pages that compress to more than max_compressed_percent while the pool has room to spare: until it fills, and again once it is below half its limit (bool, default Y)");
 
 static bool zcache_zero_pages_enabled = true;
 static const struct kernel_param_ops zcache_zero_pages_ops = {
@@ -257,6 +267,9 @@ static bool zcache_zero_filtered;
 /* The pool hit its limit; refuse until it drops below the threshold. */
 static bool zcache_pool_reached_full;
 
+/* The pool hit its limit and has not been below half of it since. */
+static bool zcache_pool_pressed;
+
 /*
  * Under kernel_param_lock: parameters written before init or from exit on
  * only record their value; between the two they act on the live state.
@@ -279,6 +292,7 @@ enum zcache_stat_item {
 	ZCACHE_POOL_LIMIT_HIT,
 	ZCACHE_REJECT_COMPRESS_POOR,
 	ZCACHE_REJECT_POOR_SAMPLED,
+	ZCACHE_POOR_KEPT,
 	ZCACHE_REJECT_COMPRESS_FAIL,
 	ZCACHE_REJECT_ALLOC_FAIL,
 	ZCACHE_REJECT_DISABLED,
@@ -300,6 +314,7 @@ static const char * const zcache_stat_names[ZCACHE_NR_STATS] = {
 	[ZCACHE_POOL_LIMIT_HIT] = "pool_limit_hit",
 	[ZCACHE_REJECT_COMPRESS_POOR] = "reject_compress_poor",
 	[ZCACHE_REJECT_POOR_SAMPLED] = "reject_poor_sampled",
+	[ZCACHE_POOR_KEPT] = "poor_kept",
 	[ZCACHE_REJECT_COMPRESS_FAIL] = "reject_compress_fail",
 	[ZCACHE_REJECT_ALLOC_FAIL] = "reject_alloc_fail",
 	[ZCACHE_REJECT_DISABLED] = "reject_disabled",
@@ -721,6 +736,30 @@ static unsigned long zcache_accept_pool_pages(void)
 	       READ_ONCE(zcache_accept_threshold_percent) / 100;
 }
 
+/*
+ * Whether a page that compressed above max_compressed_percent is kept.
+ * Refused, it costs a disk write now and a disk read later, each a request
+ * of its own when the slots beside it are in the cache (swap-in readahead
+ * merges reads of adjacent slots only): a refusal saves pool room at the
+ * price of disk I/O.  That is worth it only while room is short, so with
+ * keep_poor_pages such a page is refused only from the moment the pool
+ * hits its limit until it has fallen below half of it; otherwise it is
+ * kept, and writeback, coldest first, takes it back if the pool fills.
+ * The flag is a hint, read and written without a lock.
+ */
+static bool zcache_pool_keeps_poor(void)
+{
+	if (!READ_ONCE(zcache_keep_poor_pages))
+		return false;
+	if (READ_ONCE(zcache_pool_pressed)) {
+		if (zcache_pool_total_pages(zcache_pool) * 2 >=
+		    zcache_max_pool_pages())
+			return false;
+		WRITE_ONCE(zcache_pool_pressed, false);
+	}
+	return true;
+}
+
 /* Whether the pool is within its limit; counts every refusal. */
 static bool zcache_pool_has_room(void)
 {
@@ -728,6 +767,7 @@ static bool zcache_pool_has_room(void)
 
 	if (total > zcache_max_pool_pages()) {
 		WRITE_ONCE(zcache_pool_reached_full, true);
+		WRITE_ONCE(zcache_pool_pressed, true);
 		goto refuse;
 	}
 	if (READ_ONCE(zcache_pool_reached_full)) {
@@ -828,7 +868,9 @@ static bool zcache_page_is_zero(struct page *page)
 /*
  * Compress @page into a new pool object.  A page whose sampled bytes look
  * random is refused before any compression: it would only be compressed
- * to be thrown away.  Rejections are counted here.
+ * to be thrown away.  One that compresses above max_compressed_percent is
+ * kept only while the pool has room to spare (zcache_pool_keeps_poor()).
+ * Rejections are counted here.
  * Return: 0 and the object's handle, or a negative errno.
  */
 static int zcache_compress(struct page *page, unsigned long *handle)
@@ -837,8 +879,8 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 		READ_ONCE(zcache_max_compressed_percent) / 100;
 	struct zcomp_cpu *zc;
 	unsigned int dlen;
+	bool random, poor;
 	const u8 *src;
-	bool random;
 	int id, ret;
 	u8 *obj;
 	u16 hdr;
@@ -861,7 +903,8 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 		zcache_stat_inc(ZCACHE_REJECT_COMPRESS_FAIL);
 		goto put_zcomp;
 	}
-	if (dlen > max_dlen) {
+	poor = dlen > max_dlen;
+	if (poor && !zcache_pool_keeps_poor()) {
 		zcache_stat_inc(ZCACHE_REJECT_COMPRESS_POOR);
 		ret = -E2BIG;
 		goto put_zcomp;
@@ -878,6 +921,7 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	if (zcache_pool_total_pages(zcache_pool) > zcache_max_pool_pages()) {
 		zcache_pool_free(zcache_pool, *handle);
 		WRITE_ONCE(zcache_pool_reached_full, true);
+		WRITE_ONCE(zcache_pool_pressed, true);
 		zcache_stat_inc(ZCACHE_POOL_LIMIT_HIT);
 		zcache_wb_kick();
 		ret = -ENOMEM;
@@ -890,6 +934,8 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	memcpy(obj, &hdr, ZCACHE_HDR_SIZE);
 	zcache_pool_write(zcache_pool, *handle, obj, ZCACHE_HDR_SIZE + dlen);
 	this_cpu_inc(zcache_comp_count.objects[id]);
+	if (poor)
+		zcache_stat_inc(ZCACHE_POOR_KEPT);
 
 put_zcomp:
 	zcomp_cpu_put(zc);

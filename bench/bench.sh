@@ -85,14 +85,16 @@ results=$ZCACHE_TOP/bench/results
 # (max_compressed_percent=100): on mixed, pages refused for compressing to
 # 75-100% lie between stored ones, and their reads do not merge;
 # zcache-lz4-c90 (not run by default) is the same at 90%.
-full_6_1="disk zswap-default zswap-lz4 zswap-zstd zram zcache-lz4 zcache-zstd zcache-lzo zcache-lz4hc zcache-deflate zcache-lz4-p50 zcache-lz4-nowb zcache-lz4-c100"
-full_6_12="disk zswap-default zswap-lz4 zswap-lz4-shrink zram zcache-lz4 zcache-zstd zcache-lz4-p50 zcache-lz4-nowb zcache-lz4-c100"
+# zcache-lz4-strict refuses those pages even while the pool has room
+# (keep_poor_pages=N, zcache's behaviour before 2026-12-07).
+full_6_1="disk zswap-default zswap-lz4 zswap-zstd zram zcache-lz4 zcache-zstd zcache-lzo zcache-lz4hc zcache-deflate zcache-lz4-p50 zcache-lz4-nowb zcache-lz4-c100 zcache-lz4-strict"
+full_6_12="disk zswap-default zswap-lz4 zswap-lz4-shrink zram zcache-lz4 zcache-zstd zcache-lz4-p50 zcache-lz4-nowb zcache-lz4-c100 zcache-lz4-strict"
 workloads=${BENCH_WORKLOADS:-mixed zero random threads build}
-only="zero:disk+zswap-lz4+zram+zcache-lz4"
+only="zero:disk+zswap-lz4+zram+zcache-lz4+zcache-lz4-strict"
 only="$only;random:disk+zswap-lz4+zcache-lz4"
-only="$only;threads:disk+zswap-lz4+zswap-lz4-shrink+zram+zcache-lz4+zcache-lz4-p50+zcache-lz4-nowb"
-only="$only;build:disk+zswap-lz4+zswap-lz4-shrink+zram+zcache-lz4+zcache-lz4-nowb"
-only="$only;mixed:disk+zswap-default+zswap-lz4+zswap-lz4-shrink+zswap-zstd+zram+zcache-lz4+zcache-zstd+zcache-lzo+zcache-lz4hc+zcache-deflate+zcache-lz4-nowb+zcache-lz4-c100+zcache-lz4-c90"
+only="$only;threads:disk+zswap-lz4+zswap-lz4-shrink+zram+zcache-lz4+zcache-lz4-p50+zcache-lz4-nowb+zcache-lz4-strict"
+only="$only;build:disk+zswap-lz4+zswap-lz4-shrink+zram+zcache-lz4+zcache-lz4-nowb+zcache-lz4-strict"
+only="$only;mixed:disk+zswap-default+zswap-lz4+zswap-lz4-shrink+zswap-zstd+zram+zcache-lz4+zcache-zstd+zcache-lzo+zcache-lz4hc+zcache-deflate+zcache-lz4-nowb+zcache-lz4-c100+zcache-lz4-c90+zcache-lz4-strict"
 raw_backends="disk zswap-lz4 zcache-lz4"
 raw_workloads="mixed random"
 # The cloud model runs the backends its targets name (every request

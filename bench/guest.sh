@@ -7,6 +7,7 @@
 #                            zcache-COMP zcache-COMP-pPERCENT
 #                            zcache-COMP-nowb (writeback_enabled=N)
 #                            zcache-COMP-cPERCENT (max_compressed_percent)
+#                            zcache-COMP-strict (keep_poor_pages=N)
 #   zbench_workloads=W,W,... mixed zero random threads build
 #   zbench_reps=N            repetitions, interleaved: every backend runs a
 #                            workload before any runs it again
@@ -137,6 +138,11 @@ backend_up() {
 	zcache-*-nowb)
 		c=${1#zcache-}
 		insmod /zcache/zcache.ko compressor=${c%-nowb} writeback_enabled=N || return 1
+		;;
+	zcache-*-strict)
+		c=${1#zcache-}
+		insmod /zcache/zcache.ko compressor=${c%-strict} \
+			keep_poor_pages=N || return 1
 		;;
 	zcache-*-c*)
 		c=${1#zcache-}

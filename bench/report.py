@@ -626,7 +626,8 @@ def main():
     out.append(f"Peer: stock zswap with lz4/zsmalloc, max_pool_percent=20, on the same kernel. "
                "zcache runs at its defaults (max_pool_percent=20); `zcache-lz4-p50` has the pool "
                "limit raised to 50%, `zcache-lz4-cN` keeps every page that compresses to N% of a page or less "
-               "(max_compressed_percent=N, against 75; c100: every page that compresses at all). zram is the only swap device, lz4, sized past the working "
+               "(max_compressed_percent=N, against 75; c100: every page that compresses at all), `zcache-lz4-strict` refuses "
+               "the pages above 75% even while its pool has room (keep_poor_pages=N). zram is the only swap device, lz4, sized past the working "
                "set, without a memory limit. `zswap-default` is the kernel's own zswap defaults."
                + (f" Debian's cloud kernels (`cloud` in the release) are built without zswap: "
                   f"there the peer is {CLOUD_PEER}." if any(is_cloud(k) for k, _ in kernels) else "")

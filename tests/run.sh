@@ -393,7 +393,8 @@ host_checks() {
 	local k=$1 build=$2 desc p
 	# modinfo shows each parameter with its default and range
 	for p in enabled compressor allocator max_pool_percent \
-		accept_threshold_percent max_compressed_percent zero_pages_enabled \
+		accept_threshold_percent max_compressed_percent keep_poor_pages \
+		zero_pages_enabled \
 		writeback_enabled shrinker_enabled drain; do
 		desc=$(modinfo -F parm "$build/zcache.ko" | grep "^$p:")
 		if echo "$desc" | grep -q 'default'; then

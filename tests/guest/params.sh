@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Group "params": every parameter refuses bad input and keeps its value;
 # every compressor stores and verifies a workload; a compressor switch
-# never breaks a load; the pool never grows past its limit.  (The same
+# never breaks a load; the pool never grows past its limit; poorly
+# compressing pages are kept while the pool has room, and only then.  (The same
 # changes made while four threads swap are the races group's storm.)
 
 # Compressors are compared on MADV_PAGEOUT (every page goes through the
@@ -35,6 +36,10 @@ done
 for v in 9 101 0 z; do
 	check "params: max_compressed_percent refuses '$v'" \
 		param_refuses max_compressed_percent "$v"
+done
+for v in 2 maybe; do
+	check "params: keep_poor_pages refuses '$v'" \
+		param_refuses keep_poor_pages "$v"
 done
 for v in 2 maybe; do
 	check "params: zero_pages_enabled refuses '$v'" \
@@ -75,9 +80,37 @@ at_checkpoint() {
 run_checkpointed "params: pages stored with zstd read back after switching" \
 	pageout -m $PO_MB -s 31
 
+# A page that compresses above max_compressed_percent (about a quarter of
+# the corpus's x86 code does, with lz4) is kept while the pool has room
+# to spare.  The same pages (same seed) twice, the pool far below its
+# limit: keep_poor_pages=N refuses them, Y keeps what N refused.
+echo lz4 > $ZP/compressor
+poor_refused() {
+	echo $(( $(stat_ reject_compress_poor) - $(stat_ reject_poor_sampled) ))
+}
+# poor_run NAME SEED: pageout with lz4; sets refused and kept
+poor_run() {
+	local r0 k0
+	r0=$(poor_refused) k0=$(stat_ poor_kept)
+	run_plain "params: $1: ${PO_MB}M paged out and verified" pageout -m $PO_MB -s $2
+	refused=$(( $(poor_refused) - r0 )) kept=$(( $(stat_ poor_kept) - k0 ))
+}
+check "params: keep_poor_pages is Y by default" [ "$(param keep_poor_pages)" = Y ]
+echo N > $ZP/keep_poor_pages
+poor_run "keep_poor_pages=N" 34
+refused_n=$refused
+check "params: keep_poor_pages=N refuses poor pages ($refused) and keeps none ($kept)" \
+	sh -c "[ $refused -gt $(( PO_MB * 2 )) ] && [ $kept -eq 0 ]"
+echo Y > $ZP/keep_poor_pages
+poor_run "keep_poor_pages=Y, the same pages" 34
+check "params: keep_poor_pages=Y keeps them ($kept kept, $refused refused, against $refused_n)" \
+	sh -c "[ $kept -gt $(( refused_n / 2 )) ] && [ $refused -lt $(( refused_n / 2 )) ]"
+
 # The pool never grows past its limit (plus one zspage per CPU in flight).
+# Poor pages are kept until it hits the limit, refused after.
 echo $POOL_PCT > $ZP/max_pool_percent
 limit_before=$(stat_ pool_limit_hit)
+r0=$(poor_refused) k0=$(stat_ poor_kept)
 at_checkpoint() {
 	P=$(stat_ pool_total_size)
 	limit=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) * 1024 / 4096 * POOL_PCT / 100 * 4096 ))
@@ -86,9 +119,18 @@ at_checkpoint() {
 		gt "$(stat_ pool_limit_hit)" "$limit_before"
 	check "params: pool stays within max_pool_percent=$POOL_PCT" \
 		[ "$P" -le $(( limit + 2 * 4 * 4096 )) ]
+	check "params: before the limit poor pages were kept ($(( $(stat_ poor_kept) - k0 )))" \
+		gt "$(stat_ poor_kept)" "$k0"
+	check "params: at the limit poor pages were refused ($(( $(poor_refused) - r0 )))" \
+		gt "$(poor_refused)" "$r0"
 }
 run_checkpointed "params: ${POOL_PCT}% pool limit workload verified" mixed -m $WS_MB -s 33
 echo 20 > $ZP/max_pool_percent
+# The workload's pages are gone: below half the limit poor pages are kept
+# again.
+poor_run "keep_poor_pages=Y after the pool was full" 36
+check "params: poor pages are kept again once the pool has emptied ($kept kept, $refused refused)" \
+	sh -c "[ $kept -gt $(( PO_MB * 2 )) ] && [ $refused -lt $kept ]"
 
 stats_line
 check "params: no decompression failures" eq "$(stat_ decompress_fail)" 0
