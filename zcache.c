@@ -145,7 +145,7 @@ static const struct kernel_param_ops zcache_max_compressed_ops = {
 module_param_cb(max_compressed_percent, &zcache_max_compressed_ops,
 		&zcache_max_compressed_percent, 0644);
 MODULE_PARM_DESC(max_compressed_percent,
-		 "Reject a page that compresses to more than this percent of a page (10-100, default 75), while the pool is short of room (see keep_poor_pages)");
+		 "Reject a page that compresses to more than this percent of a page (10-100, default 75); with keep_poor_pages, only while the pool is short of room");
 
 static bool zcache_keep_poor_pages = true;
 static const struct kernel_param_ops zcache_keep_poor_pages_ops = {
@@ -206,6 +206,9 @@ MODULE_PARM_DESC(drain,
  * the reclaimer's access to the reserves, since storing the page frees
  * more than the object takes (kept out of the reserves, objects failed
  * for a quarter of all store attempts in the suite's mixed workload).
+ * A page kept although it compressed poorly may free nothing (zsmalloc
+ * gives an object above its huge class size a page of its own): its
+ * object keeps out of the reserves (ZCACHE_GFP_POOR).
  *
  * The index slot is reserved first, before any work is spent on the page.
  * Its node, if the slot has none yet, comes from xas_store()'s own
@@ -218,6 +221,7 @@ MODULE_PARM_DESC(drain,
 #define ZCACHE_GFP_OBJECT	(__GFP_NORETRY | __GFP_NOWARN | \
 				 __GFP_KSWAPD_RECLAIM | __GFP_HIGHMEM | \
 				 __GFP_MOVABLE)
+#define ZCACHE_GFP_POOR		(ZCACHE_GFP_OBJECT | __GFP_NOMEMALLOC)
 #define ZCACHE_GFP_NODE		(GFP_KERNEL | __GFP_NOMEMALLOC | __GFP_NOWARN)
 
 /* The header at the start of every compressed object */
@@ -869,18 +873,19 @@ static bool zcache_page_is_zero(struct page *page)
  * Compress @page into a new pool object.  A page whose sampled bytes look
  * random is refused before any compression: it would only be compressed
  * to be thrown away.  One that compresses above max_compressed_percent is
- * kept only while the pool has room to spare (zcache_pool_keeps_poor()).
- * Rejections are counted here.
+ * kept only while the pool has room to spare (zcache_pool_keeps_poor()),
+ * and *@poor says so.  Rejections are counted here.
  * Return: 0 and the object's handle, or a negative errno.
  */
-static int zcache_compress(struct page *page, unsigned long *handle)
+static int zcache_compress(struct page *page, unsigned long *handle,
+			   bool *poor)
 {
 	unsigned int max_dlen = PAGE_SIZE *
 		READ_ONCE(zcache_max_compressed_percent) / 100;
 	struct zcomp_cpu *zc;
 	unsigned int dlen;
-	bool random, poor;
 	const u8 *src;
+	bool random;
 	int id, ret;
 	u8 *obj;
 	u16 hdr;
@@ -903,15 +908,18 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 		zcache_stat_inc(ZCACHE_REJECT_COMPRESS_FAIL);
 		goto put_zcomp;
 	}
-	poor = dlen > max_dlen;
-	if (poor && !zcache_pool_keeps_poor()) {
+	/* The pool and the loader take an object of a page at most. */
+	*poor = dlen > max_dlen;
+	if (dlen > PAGE_SIZE - ZCACHE_HDR_SIZE ||
+	    (*poor && !zcache_pool_keeps_poor())) {
 		zcache_stat_inc(ZCACHE_REJECT_COMPRESS_POOR);
 		ret = -E2BIG;
 		goto put_zcomp;
 	}
 
 	ret = zcache_pool_malloc(zcache_pool, ZCACHE_HDR_SIZE + dlen,
-				 ZCACHE_GFP_OBJECT, page_to_nid(page), handle);
+				 *poor ? ZCACHE_GFP_POOR : ZCACHE_GFP_OBJECT,
+				 page_to_nid(page), handle);
 	if (ret) {
 		zcache_stat_inc(ret == -ENOSPC ? ZCACHE_REJECT_COMPRESS_POOR :
 						 ZCACHE_REJECT_ALLOC_FAIL);
@@ -934,8 +942,6 @@ static int zcache_compress(struct page *page, unsigned long *handle)
 	memcpy(obj, &hdr, ZCACHE_HDR_SIZE);
 	zcache_pool_write(zcache_pool, *handle, obj, ZCACHE_HDR_SIZE + dlen);
 	this_cpu_inc(zcache_comp_count.objects[id]);
-	if (poor)
-		zcache_stat_inc(ZCACHE_POOR_KEPT);
 
 put_zcomp:
 	zcomp_cpu_put(zc);
@@ -1030,6 +1036,7 @@ static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 	struct zcache_tree *tree = &zcache_trees[type];
 	unsigned long handle;
 	void *entry, *old;
+	bool poor = false;
 	int ret;
 
 	/* Writeback's own page, which it took out of the index */
@@ -1057,7 +1064,7 @@ static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 	    zcache_page_is_zero(page)) {
 		entry = ZCACHE_ZERO_ENTRY;
 	} else {
-		ret = zcache_compress(page, &handle);
+		ret = zcache_compress(page, &handle, &poor);
 		if (ret)
 			goto release_slot;
 		entry = (void *)handle;
@@ -1080,6 +1087,8 @@ static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 	if (zcache_entry_is_zero(entry))
 		zcache_stat_inc(ZCACHE_ZERO_PAGES);
 	zcache_stat_inc(ZCACHE_STORES);
+	if (poor)
+		zcache_stat_inc(ZCACHE_POOR_KEPT);
 	if (old) {
 		zcache_stat_inc(ZCACHE_DUPLICATE_ENTRY);
 		zcache_entry_free(old);

@@ -81,9 +81,10 @@ results=$ZCACHE_TOP/bench/results
 # compress does not fit.  zcache-lz4-p50 has the pool limit raised to 50%,
 # zcache-lz4-nowb has writeback off (what writeback buys, on the workloads
 # whose pool fills); zswap-lz4-shrink is 6.12's zswap with its shrinker on.
-# zcache-lz4-c100 keeps every page that compresses at all
-# (max_compressed_percent=100): on mixed, pages refused for compressing to
-# 75-100% lie between stored ones, and their reads do not merge;
+# zcache-lz4-c100 keeps every page that compresses at all, whatever the
+# pool's state (max_compressed_percent=100): on mixed, pages refused for
+# compressing to 75-100% lie between stored ones, and their reads do not
+# merge;
 # zcache-lz4-c90 (not run by default) is the same at 90%.
 # zcache-lz4-strict refuses those pages even while the pool has room
 # (keep_poor_pages=N, zcache's behaviour before 2026-12-07).

@@ -323,7 +323,8 @@ self_test() {
 
 # storm_under_load GROUP COMPRESSORS: a storm of parameter changes (each
 # of COMPRESSORS in turn, enabled off and on, max_pool_percent down to a
-# low limit until a store meets it, zero_pages_enabled toggled) while
+# low limit until a store meets it, zero_pages_enabled and keep_poor_pages
+# toggled) while
 # four threads of random access swap; passes if every page verified, the
 # storm hit the pool limit and stores were refused while disabled.  The
 # limit is a share of the whole guest's RAM, so in a memory cgroup (the
@@ -364,8 +365,10 @@ storm() {
 		done
 		echo 20 > $ZP/max_pool_percent
 		echo $(( i % 2 )) > $ZP/zero_pages_enabled
+		echo $(( i / 2 % 2 )) > $ZP/keep_poor_pages
 		i=$((i + 1))
 	done
 	echo 1 > $ZP/zero_pages_enabled
+	echo 1 > $ZP/keep_poor_pages
 	echo "    storm rounds: $i"
 }
