@@ -131,10 +131,15 @@ echo Y > $ZP/writeback_enabled
 # memory pressure, a written-back page stays in the swap cache).
 # A policy test, run where the pool limit (a percentage of all RAM) can
 # be set to 1.6 times a set that fits the group's memory: not in the debug
-# kernels' small memory cgroup.
+# kernels' small memory cgroup.  Both sets must be admitted alike: with
+# keep_poor_pages, A's poorly compressing pages would be kept (the pool
+# has room) and B's refused (it is at its limit), which narrowed the
+# hot set's lead to 2657 hits against 2440 on 6.1.  Writeback's order is
+# what is tested here, so keep_poor_pages is off for it.
 if [ -z "$ZCMEM" ]; then
 HC_MB=$(( MEM_MB / 10 ))
 echo 50 > $ZP/max_pool_percent
+echo N > $ZP/keep_poor_pages
 at_checkpoint() {
 	pa=$(stat_ pool_total_size)
 	pct=$(( (pa * 16 / 10 * 100 + RAM_MB * 1048576 / 2) / (RAM_MB * 1048576) ))
@@ -157,6 +162,7 @@ check "writeback: hot and cold: the hot set's faults hit the cache more ($b_hits
 check "writeback: hot and cold: a tenth of the cold set at least was written back" \
 	ge $(( $(stat_ written_back) - wb0 )) $(( hc_pages / 10 ))
 case_end "hot and cold" 1
+echo Y > $ZP/keep_poor_pages
 fi
 
 # Random read-verify-write threads while writeback runs all the time.
