@@ -741,6 +741,17 @@ static unsigned long zcache_accept_pool_pages(void)
 }
 
 /*
+ * The pool hit its limit: stores are refused until it is below
+ * accept_threshold_percent of it, poorly compressing pages until it is
+ * below half of it.
+ */
+static void zcache_pool_mark_full(void)
+{
+	WRITE_ONCE(zcache_pool_reached_full, true);
+	WRITE_ONCE(zcache_pool_pressed, true);
+}
+
+/*
  * Whether a page that compressed above max_compressed_percent is kept.
  * Refused, it costs a disk write now and a disk read later, each a request
  * of its own when the slots beside it are in the cache (swap-in readahead
@@ -770,8 +781,7 @@ static bool zcache_pool_has_room(void)
 	u64 total = zcache_pool_total_pages(zcache_pool);
 
 	if (total > zcache_max_pool_pages()) {
-		WRITE_ONCE(zcache_pool_reached_full, true);
-		WRITE_ONCE(zcache_pool_pressed, true);
+		zcache_pool_mark_full();
 		goto refuse;
 	}
 	if (READ_ONCE(zcache_pool_reached_full)) {
@@ -928,8 +938,7 @@ static int zcache_compress(struct page *page, unsigned long *handle,
 	/* The allocation may have grown the pool past its limit. */
 	if (zcache_pool_total_pages(zcache_pool) > zcache_max_pool_pages()) {
 		zcache_pool_free(zcache_pool, *handle);
-		WRITE_ONCE(zcache_pool_reached_full, true);
-		WRITE_ONCE(zcache_pool_pressed, true);
+		zcache_pool_mark_full();
 		zcache_stat_inc(ZCACHE_POOL_LIMIT_HIT);
 		zcache_wb_kick();
 		ret = -ENOMEM;

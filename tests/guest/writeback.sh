@@ -153,9 +153,8 @@ run_checkpointed "writeback: hot and cold sets: every page verified" \
 line=$(grep 'swaptest: hotcold' /tmp/swaptest.out)
 field() { echo "$line" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"; }
 hc_pages=$(( HC_MB * 256 ))
-# (A page that compresses poorly goes to disk in either set once the pool
-# is full, and stays in the swap cache: the sets are compared with each
-# other.)
+# (A page that compresses poorly goes to disk in either set, and stays in
+# the swap cache: the sets are compared with each other.)
 a_hits=$(field a_hits) b_hits=$(field b_hits)
 check "writeback: hot and cold: the hot set's faults hit the cache more ($b_hits of $hc_pages) than the cold set's ($a_hits)" \
 	gt "${b_hits:-0}" $(( ${a_hits:-0} * 11 / 10 ))
