@@ -18,7 +18,11 @@
  * index's nodes; the age it tells is one generation wide, and within one,
  * offset order (on a fresh device, the order slots were first written).
  * Zero-page entries are never marked, so never written back to make room
- * (they take no pool memory); a drain writes back those too.
+ * (they take no pool memory); a drain writes back those too.  Entries the
+ * core stored to go first (pages that compressed poorly: they take the
+ * most room for the disk I/O they save) are victims before any old entry,
+ * met from the same cursor; one found busy is made young, and is then an
+ * entry like any other.
  *
  * Writing one entry back is what mm/zswap.c does (zswap_writeback_entry()):
  * allocate a locked swap cache folio for the slot, which pins it: no
@@ -294,7 +298,7 @@ static void zcache_wb_abandon(unsigned int type, swp_entry_t swp,
  * over, or its slot freed), a negative errno if it was not written back.
  */
 static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
-			   pgoff_t offset, void *entry, bool drain)
+			   pgoff_t offset, void *entry, bool drain, bool first)
 {
 	swp_entry_t swp = swp_entry(type, offset);
 	struct folio *folio;
@@ -420,10 +424,13 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	 * writes submitted: one that the device fails later leaves the folio
 	 * dirty in the swap cache (the bio's end redirties it), with the data.
 	 */
-	if (!ret && (folio_test_swapcache(folio) || folio_test_writeback(folio)))
+	if (!ret && (folio_test_swapcache(folio) || folio_test_writeback(folio))) {
 		zcache_wb_ops->count(ZCACHE_WB_WRITTEN);
-	else
+		if (first)
+			zcache_wb_ops->count(ZCACHE_WB_WRITTEN_FIRST);
+	} else {
 		zcache_wb_ops->count(ZCACHE_WB_INVALIDATED);
+	}
 	folio_put(folio);
 	if (ret) {
 		/* Kept in memory, dirty (a cgroup without writeback), or an I/O error */
@@ -446,9 +453,9 @@ fail:
 }
 
 /*
- * Find the next victim and write it back: an old entry, or for a drain any
- * entry.  One type is worked on, from its cursor, until it has no victim
- * left; then the next.
+ * Find the next victim and write it back: an entry stored to go first,
+ * else an old entry, or for a drain any entry.  One type is worked on,
+ * from its cursor, until it has no victim left; then the next.
  * Return: as zcache_wb_entry(), or -ENOENT if there was no victim at all.
  */
 static int zcache_wb_next(bool drain)
@@ -456,6 +463,7 @@ static int zcache_wb_next(bool drain)
 	unsigned int n, type;
 	struct xa_ext *index;
 	unsigned long offset;
+	bool first = false;
 	void *entry;
 	int ret;
 
@@ -468,7 +476,10 @@ static int zcache_wb_next(bool drain)
 		if (drain) {
 			entry = xa_ext_find_from(index, &offset);
 		} else {
-			entry = xa_ext_find_old(index, &offset);
+			entry = xa_ext_find_first(index, &offset);
+			first = entry;
+			if (!entry)
+				entry = xa_ext_find_old(index, &offset);
 			/* None was old: the generations flipped, look again. */
 			if (!entry)
 				entry = xa_ext_find_old(index, &offset);
@@ -477,7 +488,7 @@ static int zcache_wb_next(bool drain)
 			continue;
 		zcache_wb_type = type;
 		zcache_wb_cursor[type] = offset + 1;
-		ret = zcache_wb_entry(index, type, offset, entry, drain);
+		ret = zcache_wb_entry(index, type, offset, entry, drain, first);
 		if (!ret)
 			atomic_long_dec_if_positive(&zcache_wb_shrink_pending);
 		return ret;

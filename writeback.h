@@ -15,6 +15,8 @@ struct xa_ext;
 /**
  * enum zcache_wb_event - what writeback reports
  * @ZCACHE_WB_WRITTEN: a released entry's page went to the swap device
+ * @ZCACHE_WB_WRITTEN_FIRST: of those, one whose entry was stored to go
+ *                   first (counted as well as @ZCACHE_WB_WRITTEN)
  * @ZCACHE_WB_INVALIDATED: a released entry's data lives on in a dirty swap
  *                   cache folio, or its slot was freed or is stale
  * @ZCACHE_WB_FAIL:  an entry could not be written back and stays; or its
@@ -27,6 +29,7 @@ struct xa_ext;
  */
 enum zcache_wb_event {
 	ZCACHE_WB_WRITTEN,
+	ZCACHE_WB_WRITTEN_FIRST,
 	ZCACHE_WB_INVALIDATED,
 	ZCACHE_WB_FAIL,
 	ZCACHE_WB_SKIP,

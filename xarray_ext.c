@@ -19,7 +19,10 @@
  * old mark; erasing an entry clears its marks (xas_store(NULL) does).
  * xa_ext_find_old() hands out old entries and flips the generations once
  * none is left, so that the entries stored since the last flip become the
- * old ones.  Value entries are never marked: they cost nothing to keep.
+ * old ones.  An entry stored to go first also carries XA_EXT_FIRST, which
+ * xa_ext_find_first() looks for, until it is made young: its second
+ * chance, as an old entry's.  Value entries are never marked: they cost
+ * nothing to keep.
  *
  * Locking: xa_lock is a plain spinlock (the array is never touched from
  * interrupts).  The occupancy callbacks and @release of xa_ext_drain() run
@@ -67,7 +70,10 @@ static inline xa_mark_t xa_ext_gen(unsigned int young)
 	return young ? XA_EXT_GEN_1 : XA_EXT_GEN_0;
 }
 
-/* Make the entry at @xas young, under xa_lock; a value entry has no mark. */
+/*
+ * Make the entry at @xas young, under xa_lock, and no longer one to go
+ * first; a value entry has no mark.
+ */
 static void xa_ext_mark_young(struct xa_ext *xe, struct xa_state *xas,
 			      void *entry)
 {
@@ -76,6 +82,7 @@ static void xa_ext_mark_young(struct xa_ext *xe, struct xa_state *xas,
 	else
 		xas_set_mark(xas, xa_ext_gen(xe->young));
 	xas_clear_mark(xas, xa_ext_gen(!xe->young));
+	xas_clear_mark(xas, XA_EXT_FIRST);
 }
 
 static void xa_ext_get(struct xa_ext *xe)
@@ -161,12 +168,14 @@ ALLOW_ERROR_INJECTION(xa_ext_reserve, ERRNO);
  * @xe:    the index
  * @index: the index
  * @entry: the new entry, neither NULL nor an internal entry
+ * @first: store the entry to go first (xa_ext_find_first() finds it);
+ *         ignored for a value entry
  * @gfp:   allocation flags for tree nodes
  * @old:   out: the replaced entry, or NULL
  *
  * The new entry is young, whatever the old one was (a value entry has no
- * generation).  Replacing a reservation or an empty slot adds an entry to
- * the count;
+ * generation), and goes first only if @first says so.  Replacing a
+ * reservation or an empty slot adds an entry to the count;
  * if it is the first, @xe->occ->first is asked before it goes in.  A
  * failed node allocation leaves the count as it was, whatever empty nodes
  * it left behind.
@@ -176,7 +185,7 @@ ALLOW_ERROR_INJECTION(xa_ext_reserve, ERRNO);
  * be allocated.  On error nothing was stored and *@old is NULL.
  */
 int xa_ext_replace(struct xa_ext *xe, unsigned long index, void *entry,
-		   gfp_t gfp, void **old)
+		   bool first, gfp_t gfp, void **old)
 {
 	const struct xa_ext_occupancy *occ = xe->occ;
 	XA_STATE(xas, &xe->xa, index);
@@ -205,6 +214,8 @@ int xa_ext_replace(struct xa_ext *xe, unsigned long index, void *entry,
 			continue;
 		}
 		xa_ext_mark_young(xe, &xas, entry);
+		if (first && !xa_is_value(entry))
+			xas_set_mark(&xas, XA_EXT_FIRST);
 		if (curr)
 			*old = curr;
 		else
@@ -414,6 +425,25 @@ void *xa_ext_find_from(struct xa_ext *xe, unsigned long *index)
 EXPORT_SYMBOL_NS_GPL(xa_ext_find_from, ZCACHE_NS);
 
 /**
+ * xa_ext_find_first() - the next entry stored to go first, from a cursor on
+ * @xe:    the index
+ * @index: in: where to start looking; out: the index of the entry found
+ *
+ * Looks from *@index to the end, then from the start, for an entry that
+ * xa_ext_replace() stored with @first and that has not been made young
+ * since.  The entry may be gone, or replaced, by the time the caller looks
+ * at it; xa_ext_remove_entry() tells.
+ *
+ * Context: any; takes the RCU read lock.
+ * Return: such an entry, or NULL if there is none.
+ */
+void *xa_ext_find_first(struct xa_ext *xe, unsigned long *index)
+{
+	return xa_ext_find_wrap(xe, index, XA_EXT_FIRST);
+}
+EXPORT_SYMBOL_NS_GPL(xa_ext_find_first, ZCACHE_NS);
+
+/**
  * xa_ext_find_old() - the next old entry, from a cursor on
  * @xe:    the index
  * @index: in: where to start looking; out: the index of the entry found
@@ -451,7 +481,8 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_find_old, ZCACHE_NS);
  * @entry: the entry expected there
  *
  * Context: any that may take xa_lock; never sleeps.
- * Return: true if @index still held @entry, which is now young.
+ * Return: true if @index still held @entry, which is now young, and no
+ * longer goes first.
  */
 bool xa_ext_make_young(struct xa_ext *xe, unsigned long index, void *entry)
 {

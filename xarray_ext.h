@@ -12,7 +12,9 @@
  * Entries other than value entries also carry a generation, as an XArray
  * mark (XA_EXT_GEN_0 or XA_EXT_GEN_1): an entry is young when stored, and
  * becomes old when the index flips its generations, which it does once no
- * old entry is left.  Marks cost no memory beyond the bits every node has.
+ * old entry is left.  An entry may also be stored to go first
+ * (XA_EXT_FIRST): xa_ext_find_first() finds it until it is made young.
+ * Marks cost no memory beyond the bits every node has.
  */
 #ifndef _ZCACHE_XARRAY_EXT_H
 #define _ZCACHE_XARRAY_EXT_H
@@ -21,9 +23,10 @@
 
 struct xa_ext;
 
-/* The two generation marks */
+/* The two generation marks, and the mark of the entries to go first */
 #define XA_EXT_GEN_0	XA_MARK_0
 #define XA_EXT_GEN_1	XA_MARK_1
+#define XA_EXT_FIRST	XA_MARK_2
 
 /**
  * struct xa_ext_occupancy - callbacks on an index's empty transitions
@@ -56,13 +59,14 @@ void xa_ext_init(struct xa_ext *xe, const struct xa_ext_occupancy *occ);
 void xa_ext_destroy(struct xa_ext *xe);
 int xa_ext_reserve(struct xa_ext *xe, unsigned long index, gfp_t gfp);
 int xa_ext_replace(struct xa_ext *xe, unsigned long index, void *entry,
-		   gfp_t gfp, void **old);
+		   bool first, gfp_t gfp, void **old);
 void *xa_ext_erase(struct xa_ext *xe, unsigned long index);
 void *xa_ext_remove(struct xa_ext *xe, unsigned long index);
 unsigned long xa_ext_drain(struct xa_ext *xe,
 			   void (*release)(void *entry, void *arg), void *arg);
 unsigned long xa_ext_count_nodes(struct xa_ext *xe);
 void *xa_ext_find_from(struct xa_ext *xe, unsigned long *index);
+void *xa_ext_find_first(struct xa_ext *xe, unsigned long *index);
 void *xa_ext_find_old(struct xa_ext *xe, unsigned long *index);
 bool xa_ext_make_young(struct xa_ext *xe, unsigned long index, void *entry);
 bool xa_ext_remove_entry(struct xa_ext *xe, unsigned long index,

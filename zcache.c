@@ -302,6 +302,7 @@ enum zcache_stat_item {
 	ZCACHE_REJECT_DISABLED,
 	ZCACHE_DECOMPRESS_FAIL,
 	ZCACHE_WRITTEN_BACK,
+	ZCACHE_WRITTEN_BACK_POOR,
 	ZCACHE_WRITEBACK_FAIL,
 	ZCACHE_WRITEBACK_SKIP,
 	ZCACHE_WRITEBACK_STALE,
@@ -324,6 +325,7 @@ static const char * const zcache_stat_names[ZCACHE_NR_STATS] = {
 	[ZCACHE_REJECT_DISABLED] = "reject_disabled",
 	[ZCACHE_DECOMPRESS_FAIL] = "decompress_fail",
 	[ZCACHE_WRITTEN_BACK] = "written_back",
+	[ZCACHE_WRITTEN_BACK_POOR] = "written_back_poor",
 	[ZCACHE_WRITEBACK_FAIL] = "writeback_fail",
 	[ZCACHE_WRITEBACK_SKIP] = "writeback_skip",
 	[ZCACHE_WRITEBACK_STALE] = "writeback_stale",
@@ -759,7 +761,8 @@ static void zcache_pool_mark_full(void)
  * price of disk I/O.  That is worth it only while room is short, so with
  * keep_poor_pages such a page is refused only from the moment the pool
  * hits its limit until it has fallen below half of it; otherwise it is
- * kept, and writeback, coldest first, takes it back if the pool fills.
+ * kept, stored to go first: once the pool fills, writeback takes such
+ * pages before any other, each write freeing the most room it can.
  * The flag is a hint, read and written without a lock.
  */
 static bool zcache_pool_keeps_poor(void)
@@ -1080,8 +1083,8 @@ static int zcache_store(unsigned int type, pgoff_t offset, struct page *page)
 	}
 
 	/* The slot exists: only xa_ext_replace()'s fault injection fails. */
-	ret = xa_ext_replace(&tree->index, offset, entry, ZCACHE_GFP_NODE,
-			     &old);
+	ret = xa_ext_replace(&tree->index, offset, entry, poor,
+			     ZCACHE_GFP_NODE, &old);
 	if (ret) {
 		if (ret == -ENOMEM)
 			zcache_stat_inc(ZCACHE_REJECT_ALLOC_FAIL);
@@ -1317,6 +1320,7 @@ static void zcache_wb_count(enum zcache_wb_event event)
 {
 	static const enum zcache_stat_item item[] = {
 		[ZCACHE_WB_WRITTEN] = ZCACHE_WRITTEN_BACK,
+		[ZCACHE_WB_WRITTEN_FIRST] = ZCACHE_WRITTEN_BACK_POOR,
 		[ZCACHE_WB_INVALIDATED] = ZCACHE_INVALIDATES,
 		[ZCACHE_WB_FAIL] = ZCACHE_WRITEBACK_FAIL,
 		[ZCACHE_WB_SKIP] = ZCACHE_WRITEBACK_SKIP,

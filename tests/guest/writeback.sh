@@ -162,6 +162,45 @@ check "writeback: hot and cold: a tenth of the cold set at least was written bac
 	ge $(( $(stat_ written_back) - wb0 )) $(( hc_pages / 10 ))
 case_end "hot and cold" 1
 echo Y > $ZP/keep_poor_pages
+
+# Poor pages first: a set paged out while the pool has room keeps its
+# poorly compressing pages (keep_poor_pages); then the limit drops just
+# below the pool, and a store refused there kicks writeback.  The pages
+# it writes must be those poor ones, whatever their age, until none is
+# left.  Taken by age, they would be a tenth or so of the writes (the
+# set's share of poor pages), and few of them.  Where the limit, a
+# percentage of all RAM, cannot be set that close (the debug kernels'
+# small cgroup), not run.
+echo 50 > $ZP/max_pool_percent
+kick_store() { swaptest pageout -m 1 -s 306 > /tmp/swaptest-kick.out 2>&1; }
+at_checkpoint() {
+	local pa wb1 wbp1
+	pf_kept=$(( $(stat_ poor_kept) - kept0 ))
+	pa=$(stat_ pool_total_size)
+	pct=$(( pa * 100 / (RAM_MB * 1048576) ))
+	[ $pct -lt 1 ] && pct=1
+	info "poor first: $pf_kept poor pages kept, in a pool of $pa bytes; pool limit $pct% of RAM"
+	echo $pct > $ZP/max_pool_percent
+	wb1=$(stat_ written_back) wbp1=$(stat_ written_back_poor)
+	check "writeback: poor pages first: the pages whose stores kick writeback verified" \
+		kick_store
+	settle
+	pf_wb=$(( $(stat_ written_back) - wb1 ))
+	pf_wbp=$(( $(stat_ written_back_poor) - wbp1 ))
+}
+kept0=$(stat_ poor_kept)
+case_begin
+run_checkpointed "writeback: poor pages first: every page verified" \
+	pageout -m $(( RAM_MB / 8 )) -s 305
+poor_first() {
+	[ $(( pf_wbp * 10 )) -ge $(( pf_wb * 9 )) ] ||
+		[ $(( pf_wbp * 10 )) -ge $(( pf_kept * 9 )) ]
+}
+check "writeback: poor pages first: the set kept poor pages ($pf_kept)" \
+	ge "$pf_kept" $(( MANY / 10 ))
+check "writeback: poor pages first: writeback took them before any other ($pf_wbp of $pf_wb written back were poor, of $pf_kept kept)" \
+	poor_first
+case_end "poor pages first" $(( MANY / 10 ))
 fi
 
 # Random read-verify-write threads while writeback runs all the time.

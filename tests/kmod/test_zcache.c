@@ -85,14 +85,16 @@ static void check_replace(struct xa_ext *xe)
 {
 	void *old = (void *)0x1234;
 
-	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(1), GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(1), false, GFP_KERNEL,
+				  &old));
 	ZC_FAIL_IF(old);
 	ZC_FAIL_IF(first_calls != 1);
-	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(2), GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(2), false, GFP_KERNEL,
+				  &old));
 	ZC_FAIL_IF(old != xa_mk_value(1));
 	ZC_FAIL_IF(xa_ext_load(xe, 5) != xa_mk_value(2));
-	ZC_FAIL_IF(xa_ext_replace(xe, 1UL << 40, xa_mk_value(3), GFP_KERNEL,
-				  &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 1UL << 40, xa_mk_value(3), false,
+				  GFP_KERNEL, &old));
 	ZC_FAIL_IF(old);
 	ZC_FAIL_IF(first_calls != 1);
 	ZC_FAIL_IF(xa_ext_entries(xe) != 2);
@@ -110,8 +112,8 @@ static void check_refused_first(struct xa_ext *xe)
 	void *old;
 
 	refuse_first = true;
-	ZC_FAIL_IF(xa_ext_replace(xe, 7, xa_mk_value(7), GFP_KERNEL, &old) !=
-		   -EBUSY);
+	ZC_FAIL_IF(xa_ext_replace(xe, 7, xa_mk_value(7), false, GFP_KERNEL,
+				  &old) != -EBUSY);
 	ZC_FAIL_IF(!xa_empty(&xe->xa));
 	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
 	ZC_FAIL_IF(last_calls != 0);
@@ -122,7 +124,8 @@ static void check_erase_absent_is_lockless(struct xa_ext *xe)
 {
 	void *old;
 
-	ZC_FAIL_IF(xa_ext_replace(xe, 100, xa_mk_value(100), GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 100, xa_mk_value(100), false,
+				  GFP_KERNEL, &old));
 	xa_lock(&xe->xa);
 	ZC_FAIL_IF(xa_ext_erase(xe, 101));
 	ZC_FAIL_IF(xa_ext_erase(xe, 1UL << 30));
@@ -162,13 +165,13 @@ static void check_partial_insert(struct xa_ext *xe)
 	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
 
 	ZC_FAIL_IF(xa_ext_replace(xe, (1UL << 20) + 1, xa_mk_value(1),
-				  GFP_KERNEL, &old));
+				  false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(first_calls != 1);
 	ZC_FAIL_IF(xa_ext_erase(xe, (1UL << 20) + 1) != xa_mk_value(1));
 	ZC_FAIL_IF(last_calls != 1);
 
 	/* An entry elsewhere, then empty nodes, then the entry goes. */
-	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(5), GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(5), false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(first_calls != 2);
 	make_empty_nodes(xe, 1UL << 30);
 	ZC_FAIL_IF(xa_ext_erase(xe, 5) != xa_mk_value(5));
@@ -187,8 +190,8 @@ static void check_reserve(struct xa_ext *xe)
 	ZC_FAIL_IF(xa_ext_load(xe, 1UL << 16));
 	ZC_FAIL_IF(xa_ext_erase(xe, 1UL << 16));	/* left alone */
 	ZC_FAIL_IF(xa_empty(&xe->xa));
-	ZC_FAIL_IF(xa_ext_replace(xe, 1UL << 16, xa_mk_value(16), GFP_NOWAIT,
-				  &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 1UL << 16, xa_mk_value(16), false,
+				  GFP_NOWAIT, &old));
 	ZC_FAIL_IF(old);
 	ZC_FAIL_IF(xa_ext_entries(xe) != 1 || first_calls != 1);
 
@@ -221,8 +224,8 @@ static void check_drain(struct xa_ext *xe)
 	for (i = 0; i < 1000; i++) {
 		unsigned long index = i * 977 + (i & 7);
 
-		ZC_FAIL_IF(xa_ext_replace(xe, index, xa_mk_value(i), GFP_KERNEL,
-					  &old));
+		ZC_FAIL_IF(xa_ext_replace(xe, index, xa_mk_value(i), false,
+					  GFP_KERNEL, &old));
 		sum += i;
 	}
 	ZC_FAIL_IF(xa_ext_reserve(xe, 1UL << 33, GFP_KERNEL));
@@ -247,10 +250,10 @@ static void check_pointer_entries(struct xa_ext *xe)
 	ZC_FAIL_IF(!obj);
 	if (!obj)
 		return;
-	ZC_FAIL_IF(xa_ext_replace(xe, 0, obj, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, obj, false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(xa_ext_load(xe, 0) != obj);
 	ZC_FAIL_IF(xa_is_value(xa_ext_load(xe, 0)));
-	ZC_FAIL_IF(xa_ext_replace(xe, 0, xa_mk_value(0), GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, xa_mk_value(0), false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(old != obj);
 	ZC_FAIL_IF(!xa_is_value(xa_ext_load(xe, 0)) ||
 		   xa_to_value(xa_ext_load(xe, 0)) != 0);
@@ -276,9 +279,10 @@ static void check_generations(struct xa_ext *xe)
 	if (!obj)
 		return;
 	for (i = 0; i < 3; i++)
-		ZC_FAIL_IF(xa_ext_replace(xe, 10 * i + 10, &obj[i], GFP_KERNEL,
-					  &old));
-	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(0), GFP_KERNEL, &old));
+		ZC_FAIL_IF(xa_ext_replace(xe, 10 * i + 10, &obj[i], false,
+					  GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(0), false, GFP_KERNEL,
+				  &old));
 	ZC_FAIL_IF(xa_ext_entries(xe) != 4);
 
 	/* All young: the first call flips, finding nothing. */
@@ -290,7 +294,7 @@ static void check_generations(struct xa_ext *xe)
 	ZC_FAIL_IF(xa_ext_find_old(xe, &index) != &obj[0] || index != 10);
 
 	/* Rewritten and second-chanced entries are young again. */
-	ZC_FAIL_IF(xa_ext_replace(xe, 10, &obj[3], GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 10, &obj[3], false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(old != &obj[0]);
 	ZC_FAIL_IF(!xa_ext_make_young(xe, 20, &obj[1]));
 	ZC_FAIL_IF(xa_ext_make_young(xe, 20, &obj[0]));
@@ -324,6 +328,52 @@ static void check_generations(struct xa_ext *xe)
 }
 
 /*
+ * Entries stored to go first: xa_ext_find_first() finds them, and no
+ * other, from its cursor, wrapping; a value entry never goes first; a
+ * second chance, a rewrite without @first and an erase each end it.
+ */
+static void check_first(struct xa_ext *xe)
+{
+	unsigned long *obj = kmalloc_array(3, sizeof(*obj), GFP_KERNEL);
+	unsigned long index;
+	void *old;
+
+	ZC_FAIL_IF(!obj);
+	if (!obj)
+		return;
+	ZC_FAIL_IF(xa_ext_replace(xe, 10, &obj[0], false, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 20, &obj[1], true, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 30, &obj[2], true, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 40, xa_mk_value(4), true, GFP_KERNEL,
+				  &old));
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index) != &obj[1] || index != 20);
+	index = 21;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index) != &obj[2] || index != 30);
+	index = 31;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index) != &obj[1] || index != 20);
+
+	ZC_FAIL_IF(!xa_ext_make_young(xe, 20, &obj[1]));
+	ZC_FAIL_IF(xa_ext_replace(xe, 30, &obj[2], false, GFP_KERNEL, &old));
+	ZC_FAIL_IF(old != &obj[2]);
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index));
+
+	ZC_FAIL_IF(xa_ext_replace(xe, 10, &obj[0], true, GFP_KERNEL, &old));
+	index = 11;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index) != &obj[0] || index != 10);
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 10, &obj[0]));
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index));
+
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 20, &obj[1]));
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 30, &obj[2]));
+	ZC_FAIL_IF(xa_ext_erase(xe, 40) != xa_mk_value(4));
+	ZC_FAIL_IF(xa_ext_entries(xe) != 0);
+	kfree(obj);
+}
+
+/*
  * Lockless loads racing stores, reservations and erases: a loader may see
  * an index empty or holding a value made for that index, never anything
  * else; the count ends where the entries say.
@@ -344,7 +394,7 @@ static int race_writer(void *data)
 		case 0:
 			xa_ext_reserve(xe, index, GFP_KERNEL);
 			xa_ext_replace(xe, index, xa_mk_value(index * 3 + 1),
-				       GFP_KERNEL, &old);
+				       false, GFP_KERNEL, &old);
 			break;
 		case 1:
 			xa_ext_erase(xe, index);
@@ -776,7 +826,7 @@ static void ktap_case(const char *name, void (*fn)(struct xa_ext *))
 static int __init test_zcache_init(void)
 {
 	struct page *src, *dst;
-	int id, ncases = 12;
+	int id, ncases = 13;
 
 	for (id = 0; id < ZCOMP_MAX_ALGS; id++)
 		if (zcomp_lookup(zcomp_name(id)) == id && zcomp_available(id))
@@ -792,6 +842,7 @@ static int __init test_zcache_init(void)
 	RUN(check_drain);
 	RUN(check_pointer_entries);
 	RUN(check_generations);
+	RUN(check_first);
 	RUN(check_load_erase_race);
 
 	src = alloc_page(GFP_KERNEL);
