@@ -21,8 +21,8 @@
  * (they take no pool memory); a drain writes back those too.  Entries the
  * core stored to go first (pages that compressed poorly: they take the
  * most room for the disk I/O they save) are victims before any old entry,
- * met from the same cursor; one found busy is made young, and is then an
- * entry like any other.
+ * met from a cursor of their own; one that is not written back (busy,
+ * failed) is made young, and is then an entry like any other.
  *
  * Writing one entry back is what mm/zswap.c does (zswap_writeback_entry()):
  * allocate a locked swap cache folio for the slot, which pins it: no
@@ -144,8 +144,13 @@ static struct task_struct *zcache_wb_task;
 #define ZCACHE_WB_BACKOFF	(HZ / 10)
 static unsigned long zcache_wb_backoff_until;
 
-/* Where the next victim is looked for: a type, and a cursor per type */
+/*
+ * Where the next victim is looked for: a type, and per type a cursor for
+ * the entries to go first and one for the others, so that each kind is
+ * met in offset order
+ */
 static unsigned int zcache_wb_type;
+static unsigned long zcache_wb_first_cursor[MAX_SWAPFILES];
 static unsigned long zcache_wb_cursor[MAX_SWAPFILES];
 
 static void zcache_wb_work_fn(struct work_struct *work);
@@ -424,7 +429,8 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	 * writes submitted: one that the device fails later leaves the folio
 	 * dirty in the swap cache (the bio's end redirties it), with the data.
 	 */
-	if (!ret && (folio_test_swapcache(folio) || folio_test_writeback(folio))) {
+	if (!ret &&
+	    (folio_test_swapcache(folio) || folio_test_writeback(folio))) {
 		zcache_wb_ops->count(ZCACHE_WB_WRITTEN);
 		if (first)
 			zcache_wb_ops->count(ZCACHE_WB_WRITTEN_FIRST);
@@ -472,23 +478,39 @@ static int zcache_wb_next(bool drain)
 		index = zcache_wb_ops->index(type);
 		if (!index || !xa_ext_entries(index))
 			continue;
-		offset = zcache_wb_cursor[type];
-		if (drain) {
-			entry = xa_ext_find_from(index, &offset);
-		} else {
+		entry = NULL;
+		if (!drain) {
+			offset = zcache_wb_first_cursor[type];
 			entry = xa_ext_find_first(index, &offset);
-			first = entry;
-			if (!entry)
+			first = !!entry;
+		}
+		if (!entry) {
+			offset = zcache_wb_cursor[type];
+			if (drain) {
+				entry = xa_ext_find_from(index, &offset);
+			} else {
 				entry = xa_ext_find_old(index, &offset);
-			/* None was old: the generations flipped, look again. */
-			if (!entry)
-				entry = xa_ext_find_old(index, &offset);
+				/* None was old: the generations flipped. */
+				if (!entry)
+					entry = xa_ext_find_old(index, &offset);
+			}
 		}
 		if (!entry)
 			continue;
 		zcache_wb_type = type;
-		zcache_wb_cursor[type] = offset + 1;
+		if (first)
+			zcache_wb_first_cursor[type] = offset + 1;
+		else
+			zcache_wb_cursor[type] = offset + 1;
 		ret = zcache_wb_entry(index, type, offset, entry, drain, first);
+		/*
+		 * An entry to go first that stays (its folio could not be
+		 * had or filled) goes among the others: were it the last
+		 * one marked, it would be picked again and again, and no
+		 * other ever.
+		 */
+		if (ret && first)
+			xa_ext_make_young(index, offset, entry);
 		if (!ret)
 			atomic_long_dec_if_positive(&zcache_wb_shrink_pending);
 		return ret;

@@ -13,7 +13,8 @@
  * mark (XA_EXT_GEN_0 or XA_EXT_GEN_1): an entry is young when stored, and
  * becomes old when the index flips its generations, which it does once no
  * old entry is left.  An entry may also be stored to go first
- * (XA_EXT_FIRST): xa_ext_find_first() finds it until it is made young.
+ * (XA_EXT_FIRST): xa_ext_find_first() finds it until it is made young or
+ * replaced.
  * Marks cost no memory beyond the bits every node has.
  */
 #ifndef _ZCACHE_XARRAY_EXT_H

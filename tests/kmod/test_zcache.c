@@ -171,7 +171,8 @@ static void check_partial_insert(struct xa_ext *xe)
 	ZC_FAIL_IF(last_calls != 1);
 
 	/* An entry elsewhere, then empty nodes, then the entry goes. */
-	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(5), false, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 5, xa_mk_value(5), false, GFP_KERNEL,
+				  &old));
 	ZC_FAIL_IF(first_calls != 2);
 	make_empty_nodes(xe, 1UL << 30);
 	ZC_FAIL_IF(xa_ext_erase(xe, 5) != xa_mk_value(5));
@@ -253,7 +254,8 @@ static void check_pointer_entries(struct xa_ext *xe)
 	ZC_FAIL_IF(xa_ext_replace(xe, 0, obj, false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(xa_ext_load(xe, 0) != obj);
 	ZC_FAIL_IF(xa_is_value(xa_ext_load(xe, 0)));
-	ZC_FAIL_IF(xa_ext_replace(xe, 0, xa_mk_value(0), false, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, xa_mk_value(0), false, GFP_KERNEL,
+				  &old));
 	ZC_FAIL_IF(old != obj);
 	ZC_FAIL_IF(!xa_is_value(xa_ext_load(xe, 0)) ||
 		   xa_to_value(xa_ext_load(xe, 0)) != 0);
@@ -329,8 +331,10 @@ static void check_generations(struct xa_ext *xe)
 
 /*
  * Entries stored to go first: xa_ext_find_first() finds them, and no
- * other, from its cursor, wrapping; a value entry never goes first; a
- * second chance, a rewrite without @first and an erase each end it.
+ * other, from its cursor, wrapping; the mark of an entry at the root
+ * survives the tree's growth; a value entry never goes first; a second
+ * chance, a rewrite (without @first, or by a value entry) and an erase
+ * each end it.
  */
 static void check_first(struct xa_ext *xe)
 {
@@ -341,6 +345,18 @@ static void check_first(struct xa_ext *xe)
 	ZC_FAIL_IF(!obj);
 	if (!obj)
 		return;
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, &obj[0], true, GFP_KERNEL, &old));
+	ZC_FAIL_IF(xa_ext_replace(xe, 1000, &obj[1], false, GFP_KERNEL, &old));
+	index = 1;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index) != &obj[0] || index != 0);
+	ZC_FAIL_IF(xa_ext_replace(xe, 0, xa_mk_value(0), false, GFP_KERNEL,
+				  &old));
+	ZC_FAIL_IF(old != &obj[0]);
+	index = 0;
+	ZC_FAIL_IF(xa_ext_find_first(xe, &index));
+	ZC_FAIL_IF(xa_ext_erase(xe, 0) != xa_mk_value(0));
+	ZC_FAIL_IF(!xa_ext_remove_entry(xe, 1000, &obj[1]));
+
 	ZC_FAIL_IF(xa_ext_replace(xe, 10, &obj[0], false, GFP_KERNEL, &old));
 	ZC_FAIL_IF(xa_ext_replace(xe, 20, &obj[1], true, GFP_KERNEL, &old));
 	ZC_FAIL_IF(xa_ext_replace(xe, 30, &obj[2], true, GFP_KERNEL, &old));
