@@ -20,9 +20,10 @@
  * Zero-page entries are never marked, so never written back to make room
  * (they take no pool memory); a drain writes back those too.  Entries the
  * core stored to go first (pages that compressed poorly: they take the
- * most room for the disk I/O they save) are victims before any old entry,
- * met from a cursor of their own; one that is not written back (busy,
- * failed) is made young, and is then an entry like any other.
+ * most room for the disk I/O they save) are victims before any old entry
+ * of any type, met from a cursor of their own.  An entry that is not
+ * written back (busy, failed) is made young, and one that went first is
+ * then an entry like any other.
  *
  * Writing one entry back is what mm/zswap.c does (zswap_writeback_entry()):
  * allocate a locked swap cache folio for the slot, which pins it: no
@@ -460,33 +461,32 @@ fail:
 
 /*
  * Find the next victim and write it back: an entry stored to go first,
- * else an old entry, or for a drain any entry.  One type is worked on,
- * from its cursor, until it has no victim left; then the next.
+ * of any type, else an old entry; for a drain any entry.  Each kind is
+ * met from a cursor of its own per type; one type is worked on until it
+ * has no victim of that kind left, then the next.
  * Return: as zcache_wb_entry(), or -ENOENT if there was no victim at all.
  */
 static int zcache_wb_next(bool drain)
 {
-	unsigned int n, type;
+	unsigned long *cursor, offset;
+	unsigned int n, type, pass;
 	struct xa_ext *index;
-	unsigned long offset;
-	bool first = false;
+	bool first;
 	void *entry;
 	int ret;
 
-	for (n = 0; n < MAX_SWAPFILES; n++) {
-		type = (zcache_wb_type + n) % MAX_SWAPFILES;
-		index = zcache_wb_ops->index(type);
-		if (!index || !xa_ext_entries(index))
-			continue;
-		entry = NULL;
-		if (!drain) {
-			offset = zcache_wb_first_cursor[type];
-			entry = xa_ext_find_first(index, &offset);
-			first = !!entry;
-		}
-		if (!entry) {
-			offset = zcache_wb_cursor[type];
-			if (drain) {
+	for (pass = drain; pass < 2; pass++) {
+		first = pass == 0;
+		cursor = first ? zcache_wb_first_cursor : zcache_wb_cursor;
+		for (n = 0; n < MAX_SWAPFILES; n++) {
+			type = (zcache_wb_type + n) % MAX_SWAPFILES;
+			index = zcache_wb_ops->index(type);
+			if (!index || !xa_ext_entries(index))
+				continue;
+			offset = cursor[type];
+			if (first) {
+				entry = xa_ext_find_first(index, &offset);
+			} else if (drain) {
 				entry = xa_ext_find_from(index, &offset);
 			} else {
 				entry = xa_ext_find_old(index, &offset);
@@ -494,26 +494,25 @@ static int zcache_wb_next(bool drain)
 				if (!entry)
 					entry = xa_ext_find_old(index, &offset);
 			}
+			if (!entry)
+				continue;
+			zcache_wb_type = type;
+			cursor[type] = offset + 1;
+			ret = zcache_wb_entry(index, type, offset, entry, drain,
+					      first);
+			/*
+			 * An entry that stays (busy, or its folio could not
+			 * be had or filled) goes among the young, no longer
+			 * first: were it the last old entry, or the last to go
+			 * first, it would be picked again and again, and no
+			 * other ever.  (-ESTALE: the entry is gone.)
+			 */
+			if (ret && ret != -ESTALE && !drain)
+				xa_ext_make_young(index, offset, entry);
+			if (!ret)
+				atomic_long_dec_if_positive(&zcache_wb_shrink_pending);
+			return ret;
 		}
-		if (!entry)
-			continue;
-		zcache_wb_type = type;
-		if (first)
-			zcache_wb_first_cursor[type] = offset + 1;
-		else
-			zcache_wb_cursor[type] = offset + 1;
-		ret = zcache_wb_entry(index, type, offset, entry, drain, first);
-		/*
-		 * An entry to go first that stays (its folio could not be
-		 * had or filled) goes among the others: were it the last
-		 * one marked, it would be picked again and again, and no
-		 * other ever.
-		 */
-		if (ret && first)
-			xa_ext_make_young(index, offset, entry);
-		if (!ret)
-			atomic_long_dec_if_positive(&zcache_wb_shrink_pending);
-		return ret;
 	}
 	return -ENOENT;
 }

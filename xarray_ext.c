@@ -21,8 +21,8 @@
  * none is left, so that the entries stored since the last flip become the
  * old ones.  An entry stored to go first also carries XA_EXT_FIRST, which
  * xa_ext_find_first() looks for, until it is made young (its second
- * chance, as an old entry's) or replaced.  Value entries are never
- * marked: they cost nothing to keep.
+ * chance, as an old entry's) or replaced by an entry not stored to go
+ * first.  Value entries are never marked: they cost nothing to keep.
  *
  * Locking: xa_lock is a plain spinlock (the array is never touched from
  * interrupts).  The occupancy callbacks and @release of xa_ext_drain() run

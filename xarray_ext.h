@@ -14,7 +14,7 @@
  * becomes old when the index flips its generations, which it does once no
  * old entry is left.  An entry may also be stored to go first
  * (XA_EXT_FIRST): xa_ext_find_first() finds it until it is made young or
- * replaced.
+ * replaced by an entry not stored to go first.
  * Marks cost no memory beyond the bits every node has.
  */
 #ifndef _ZCACHE_XARRAY_EXT_H

@@ -762,7 +762,8 @@ static void zcache_pool_mark_full(void)
  * keep_poor_pages such a page is refused only from the moment the pool
  * hits its limit until it has fallen below half of it; otherwise it is
  * kept, stored to go first: once the pool fills, writeback takes such
- * pages before any other, each write freeing the most room it can.
+ * pages before any other, each write freeing more room than one of a
+ * page that compresses well.
  * The flag is a hint, read and written without a lock.
  */
 static bool zcache_pool_keeps_poor(void)

@@ -177,7 +177,8 @@ at_checkpoint() {
 	local pa wb1 wbp1
 	pf_kept=$(( $(stat_ poor_kept) - kept0 ))
 	pa=$(stat_ pool_total_size)
-	pct=$(( pa * 100 / (RAM_MB * 1048576) ))
+	# (in kB, as the kernel's totalram: RAM_MB rounds down)
+	pct=$(( pa * 100 / ($(awk '/MemTotal/ {print $2}' /proc/meminfo) * 1024) ))
 	[ $pct -lt 1 ] && pct=1
 	info "poor first: $pf_kept poor pages kept, in a pool of $pa bytes; pool limit $pct% of RAM"
 	echo $pct > $ZP/max_pool_percent
