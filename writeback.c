@@ -475,6 +475,7 @@ static int zcache_wb_next(bool drain)
 	void *entry;
 	int ret;
 
+	/* (A drain takes every entry alike: it skips the first pass.) */
 	for (pass = drain; pass < 2; pass++) {
 		first = pass == 0;
 		cursor = first ? zcache_wb_first_cursor : zcache_wb_cursor;
