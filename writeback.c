@@ -263,6 +263,20 @@ stale:
 }
 
 /*
+ * An entry that stays after a failure goes among the young, and no longer
+ * first (outside a drain, which walks every entry its own way): were it the
+ * last old entry, or the last to go first, it would be picked again and
+ * again, and no other ever.  Busy entries are made young where they are
+ * found busy.
+ */
+static void zcache_wb_keep(struct xa_ext *index, pgoff_t offset, void *entry,
+			   bool drain)
+{
+	if (!drain)
+		xa_ext_make_young(index, offset, entry);
+}
+
+/*
  * Give up on writing back the slot of @folio, a new swap cache folio,
  * locked and not uptodate, and leave the slot as it was.  From the moment
  * the folio was added, a swapoff may hold a reference to it and wait for
@@ -312,8 +326,10 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	int ret, zero = 0;
 
 	ret = zcache_wb_victim_picked(type, offset);
-	if (ret)
+	if (ret) {
+		zcache_wb_keep(index, offset, entry, drain);
 		goto fail;
+	}
 
 	folio = zcache_swapcache_get(swp, &allocated);
 	if (!folio) {
@@ -374,6 +390,7 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	zero = zcache_swapcache_zero_filled(swp);
 	ret = zcache_wb_folio_locked(folio);
 	if (ret) {
+		zcache_wb_keep(index, offset, entry, drain);
 		zcache_wb_ops->count(ZCACHE_WB_FAIL);
 		goto abandon;
 	}
@@ -405,8 +422,10 @@ static int zcache_wb_entry(struct xa_ext *index, unsigned int type,
 	 * the folio cannot have the slot's data and goes.
 	 */
 	ret = zcache_wb_ops->fill(entry, folio_page(folio, 0));
-	if (ret)
+	if (ret) {
+		zcache_wb_keep(index, offset, entry, drain);
 		goto delete_folio;
+	}
 	if (WARN_ON_ONCE(!xa_ext_remove_entry(index, offset, entry))) {
 		zcache_wb_ops->count(ZCACHE_WB_FAIL);
 		ret = -ESTALE;
@@ -501,15 +520,6 @@ static int zcache_wb_next(bool drain)
 			cursor[type] = offset + 1;
 			ret = zcache_wb_entry(index, type, offset, entry, drain,
 					      first);
-			/*
-			 * An entry that stays (busy, or its folio could not
-			 * be had or filled) goes among the young, no longer
-			 * first: were it the last old entry, or the last to go
-			 * first, it would be picked again and again, and no
-			 * other ever.  (-ESTALE: the entry is gone.)
-			 */
-			if (ret && ret != -ESTALE && !drain)
-				xa_ext_make_young(index, offset, entry);
 			if (!ret)
 				atomic_long_dec_if_positive(&zcache_wb_shrink_pending);
 			return ret;
