@@ -431,8 +431,9 @@ EXPORT_SYMBOL_NS_GPL(xa_ext_find_from, ZCACHE_NS);
  *
  * Looks from *@index to the end, then from the start, for an entry that
  * xa_ext_replace() stored with @first and that has not been made young
- * since.  The entry may be gone, or replaced, by the time the caller looks
- * at it; xa_ext_remove_entry() tells.
+ * (or replaced by an entry stored without it) since.  The entry may be
+ * gone, or replaced, by the time the caller looks at it;
+ * xa_ext_remove_entry() tells.
  *
  * Context: any; takes the RCU read lock.
  * Return: such an entry, or NULL if there is none.
