@@ -11,11 +11,18 @@
 # (default cache=writeback).  ZCACHE_VM_CPU is the virtual CPU (default
 # qemu64: make demo's workload on 6.1 took 117 and 114 s under it against
 # 125 and 131 s under "max", two pairs of boots run side by side; make
-# bench keeps "max", as its earlier results had).  TCG runs a host thread
-# per virtual CPU: one thread for both (thread=single) saved no CPU with
-# make check's VMs sharing the cores (6.1-rt basic 217 s of CPU both
-# ways, 6.12-rt writeback 216 s against 186 s, 2026-12-06), and it takes
-# away CPUs that really run at once.
+# bench keeps "max", as its earlier results had).  ZCACHE_VM_THREAD is
+# TCG's threading: multi (the default: a host thread per virtual CPU, the
+# two CPUs really run at once) or single (one host thread runs both CPUs
+# in turns; a CPU that waits in a PAUSE loop, for a lock or for another
+# CPU's answer to an IPI, hands over at once).  Two VMs of two CPUs each
+# on a host of two cores run 4 threads on 2: a guest CPU that waits for
+# a descheduled one spins through the host's time slices.  A probe of
+# 6.12's mixed, random, zero, threads and fork workloads, two boots side
+# by side: 132 s for the pair multi (255 s of CPU), 78 s single (152 s),
+# 76 s with one CPU each; one boot alone, multi: 62 s (2026-12-07).
+# make check runs its boots single (tests/run.sh) but those whose point
+# is CPUs racing; make demo and make bench boot one VM at a time, multi.
 #
 # A kernel that panics before the guest's init announces itself ("ZT:
 # BEGIN") has run none of zcache's code: zcache.ko is loaded by the groups,
@@ -45,7 +52,7 @@ case " $extra " in *" pci="*) pci="" ;; esac
 
 boot() {
 	timeout --foreground -k 10 "${ZCACHE_VM_TIMEOUT:-900}" \
-		qemu-system-x86_64 -accel tcg -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
+		qemu-system-x86_64 -accel "tcg,thread=${ZCACHE_VM_THREAD:-multi}" -M q35 -cpu "${ZCACHE_VM_CPU:-qemu64}" -smp 2 -m "$mem" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$VMLINUZ" -initrd "$initrd" "${drives[@]}" \
 		-append "console=ttyS0 loglevel=4 panic=-1 $pci zctest=$group $extra" \
