@@ -21,8 +21,9 @@
 # 6.12's mixed, random, zero, threads and fork workloads, two boots side
 # by side: 132 s for the pair multi (255 s of CPU), 78 s single (152 s),
 # 76 s with one CPU each; one boot alone, multi: 62 s (2026-12-07).
-# make check runs its boots single (tests/run.sh) but those whose point
-# is CPUs racing; make demo and make bench boot one VM at a time, multi.
+# make check runs its boots single (tests/run.sh), but those that need
+# the CPUs really running at once; make demo and make bench boot one VM
+# at a time, multi.
 #
 # A kernel that panics before the guest's init announces itself ("ZT:
 # BEGIN") has run none of zcache's code: zcache.ko is loaded by the groups,

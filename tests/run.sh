@@ -65,6 +65,12 @@ rm -f "$logdir"/.vm-wait-*
 case ${ZCACHE_VMS:-2} in
 ''|*[!0-9]*|0*) echo "tests/run.sh: ZCACHE_VMS=$ZCACHE_VMS: not a number of VMs from 1 up" >&2; exit 2 ;;
 esac
+# ZCACHE_VM_THREAD=single|multi: every boot so, in place of each group's
+# own choice (kernel_suite).
+case ${ZCACHE_VM_THREAD:-} in
+''|single|multi) ;;
+*) echo "tests/run.sh: ZCACHE_VM_THREAD=$ZCACHE_VM_THREAD: neither single nor multi" >&2; exit 2 ;;
+esac
 passed=0
 failures=()
 pending=()
@@ -517,9 +523,10 @@ kernel_suite() {
 # (2) slots is free: two VMs keep both cores busy, and more only cost
 # more.  A boot run single-threaded (ZCACHE_VM_THREAD=single, one host
 # thread for both CPUs) runs at nice 19: beside a boot of a host thread
-# per CPU, which alone keeps about 1.4 cores busy, it takes what that one
-# leaves, and does not deschedule a CPU another one waits for.  A debug
-# boot waiting for a slot goes before
+# per CPU, which alone keeps up to about 1.4 cores busy (a probe of
+# 6.12's workloads: 87 s of CPU in 62 s), it takes mostly what that one
+# leaves, and seldom takes a core from a CPU another one waits for.  A
+# debug boot waiting for a slot goes before
 # any stock boot (best effort: a stock boot may take a slot in the
 # instant a debug boot starts to wait): the debug boots are the suite's
 # longest, and started first they do not end it alone.  A waiting debug
@@ -579,9 +586,11 @@ debug_wait() {
 # starts in the background and the next one builds, in ZCACHE_KERNELS's
 # order: by default 6.12-debug first, the suite's longest boot, and the
 # two boots of a host thread per CPU (6.12-debug for writeback,
-# 6.12-kcsan) first and last, so that they do not run side by side.
-# (The builds are not niced: the chain is the suite's longest path, and a
-# niced build waits behind the VMs.)  Their packages and sources are
+# 6.12-kcsan) first and last, so that they seldom run side by side (a
+# waiting boot takes the first slot it finds free, whatever the order).
+# The builds run at nice 19, as the single-threaded boots do: at nice 0
+# they would take the cores from those boots for as long as they build,
+# past a stock boot's timeout.  Their packages and sources are
 # fetched first, in the foreground (apt is not shared).  The chain's
 # verdict lines are counted when it is done.
 debug_kernels="" stock_kernels=""
@@ -610,8 +619,8 @@ if [ -n "$debug_kernels" ]; then
 	done
 	(
 		for k in $debug_kernels; do
-			if ! envfile=$("$ZCACHE_TOP/scripts/debug-kernel.sh" "$k" \
-				2> "$logdir/debug-build-$k.log"); then
+			if ! envfile=$(nice -n 19 "$ZCACHE_TOP/scripts/debug-kernel.sh" \
+				"$k" 2> "$logdir/debug-build-$k.log"); then
 				fail "[$k] build the debug kernel" "log: $logdir/debug-build-$k.log"
 				tail -n 20 "$logdir/debug-build-$k.log" | sed 's/^/    /'
 				continue
